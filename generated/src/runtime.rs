@@ -1,0 +1,470 @@
+//! Hand-written support shared by every generated module.
+//!
+//! The public part is small: [`JsonObject`], [`Nullable`], and the traits
+//! [`RequestMethod`], [`NotificationMethod`] and [`SchemaType`]. The rest sits
+//! in [`__private`] and is only meant for the generated serde impls.
+
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer};
+use serde::ser::{Serialize, Serializer};
+use serde_json::Value;
+
+/// Any JSON object. Key order is not significant in MCP.
+pub type JsonObject = serde_json::Map<String, Value>;
+
+/// A request type: its `method` and the type a successful response carries in `result`.
+pub trait RequestMethod: Serialize + DeserializeOwned {
+    const METHOD: &'static str;
+    type Result: Serialize + DeserializeOwned;
+}
+
+/// A notification type and its `method`.
+pub trait NotificationMethod: Serialize + DeserializeOwned {
+    const METHOD: &'static str;
+}
+
+/// Every generated type knows its schema name; a union answers with the
+/// variant it holds, down to the innermost one.
+pub trait SchemaType {
+    fn schema_name(&self) -> &'static str;
+}
+
+/// `T | null` in the schema: `null` is a value of its own, distinct from an absent field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Nullable<T> {
+    Null,
+    Value(T),
+}
+
+impl<T: Serialize> Serialize for Nullable<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Nullable::Null => s.serialize_unit(),
+            Nullable::Value(v) => v.serialize(s),
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Nullable<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match Option::<T>::deserialize(d)? {
+            None => Nullable::Null,
+            Some(v) => Nullable::Value(v),
+        })
+    }
+}
+
+macro_rules! schema_name {
+    ($name:literal: $($t:ty),*) => { $(impl SchemaType for $t { fn schema_name(&self) -> &'static str { $name } })* };
+}
+schema_name!("string": String);
+schema_name!("integer": i64);
+schema_name!("number": serde_json::Number);
+schema_name!("boolean": bool);
+schema_name!("object": JsonObject);
+schema_name!("value": Value);
+
+impl SchemaType for () {
+    fn schema_name(&self) -> &'static str {
+        "null"
+    }
+}
+
+impl<T> SchemaType for Vec<T> {
+    fn schema_name(&self) -> &'static str {
+        "array"
+    }
+}
+
+impl<T> SchemaType for std::collections::BTreeMap<String, T> {
+    fn schema_name(&self) -> &'static str {
+        "object"
+    }
+}
+
+impl<T: SchemaType> SchemaType for Nullable<T> {
+    fn schema_name(&self) -> &'static str {
+        match self {
+            Nullable::Null => "null",
+            Nullable::Value(v) => v.schema_name(),
+        }
+    }
+}
+
+impl<T: SchemaType> SchemaType for Box<T> {
+    fn schema_name(&self) -> &'static str {
+        (**self).schema_name()
+    }
+}
+
+#[doc(hidden)]
+pub mod __private {
+    //! Building blocks of the generated serde impls. Not a stable API.
+
+    use super::*;
+    use serde::de::{MapAccess, Visitor};
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    pub use serde;
+    pub use serde_json;
+
+    /// An object key, borrowed from the input when it has no escapes.
+    pub enum Key<'de> {
+        Borrowed(&'de str),
+        Owned(String),
+    }
+
+    impl<'de> Key<'de> {
+        pub fn as_str(&self) -> &str {
+            match self {
+                Key::Borrowed(s) => s,
+                Key::Owned(s) => s,
+            }
+        }
+
+        pub fn into_string(self) -> String {
+            match self {
+                Key::Borrowed(s) => s.to_string(),
+                Key::Owned(s) => s,
+            }
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Key<'de> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Key<'de>;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("a string")
+                }
+                fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                    Ok(Key::Borrowed(v))
+                }
+                fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                    Ok(Key::Owned(v.to_string()))
+                }
+                fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                    Ok(Key::Owned(v))
+                }
+            }
+            d.deserialize_str(V)
+        }
+    }
+
+    /// Where a field's value comes from: straight from the input, or from a
+    /// value buffered before a union's tag was seen.
+    pub trait FieldSource<'de> {
+        type Error: de::Error;
+        fn take<T: Deserialize<'de>>(self) -> Result<T, Self::Error>;
+    }
+
+    pub struct FromMap<'a, A>(pub &'a mut A);
+
+    impl<'de, 'a, A: MapAccess<'de>> FieldSource<'de> for FromMap<'a, A> {
+        type Error = A::Error;
+        fn take<T: Deserialize<'de>>(self) -> Result<T, A::Error> {
+            self.0.next_value()
+        }
+    }
+
+    pub struct FromValue<E>(pub Value, pub PhantomData<E>);
+
+    impl<E> FromValue<E> {
+        pub fn new(v: Value) -> Self {
+            FromValue(v, PhantomData)
+        }
+    }
+
+    impl<'de, E: de::Error> FieldSource<'de> for FromValue<E> {
+        type Error = E;
+        fn take<T: Deserialize<'de>>(self) -> Result<T, E> {
+            T::deserialize(self.0).map_err(E::custom)
+        }
+    }
+
+    /// Collects one object's fields; generated for every struct and tagged union.
+    pub trait Builder {
+        type Output;
+        fn field<'de, S: FieldSource<'de>>(&mut self, key: Key<'de>, src: S) -> Result<(), S::Error>;
+        fn finish<E: de::Error>(self) -> Result<Self::Output, E>;
+    }
+
+    /// A union that picks its variant from one field before reading the rest.
+    pub trait Tagged: Sized {
+        const TAG: &'static str;
+        const EXPECTING: &'static str;
+        type Builder: Builder<Output = Self>;
+        /// The builder for a tag value, or for an absent tag (`None`); `None` back means the tag is required.
+        fn builder_for(tag: Option<&str>) -> Option<Self::Builder>;
+    }
+
+    struct StructVisitor<B>(&'static str, PhantomData<B>);
+
+    impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
+        type Value = B::Output;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "a {} object", self.0)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<B::Output, A::Error> {
+            let mut b = B::default();
+            while let Some(key) = map.next_key::<Key<'de>>()? {
+                b.field(key, FromMap(&mut map))?;
+            }
+            b.finish()
+        }
+    }
+
+    pub fn deserialize_struct<'de, D: Deserializer<'de>, B: Builder + Default>(d: D, name: &'static str) -> Result<B::Output, D::Error> {
+        d.deserialize_map(StructVisitor::<B>(name, PhantomData))
+    }
+
+    struct TaggedVisitor<U>(PhantomData<U>);
+
+    impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
+        type Value = U;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(U::EXPECTING)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
+            // Fields before the tag are kept as values; everything after it streams into the chosen variant.
+            let mut before: Vec<(String, Value)> = Vec::new();
+            while let Some(key) = map.next_key::<Key<'de>>()? {
+                if key.as_str() != U::TAG {
+                    let v: Value = map.next_value()?;
+                    before.push((key.into_string(), v));
+                    continue;
+                }
+                let tag: Value = map.next_value()?;
+                let Some(name) = tag.as_str() else {
+                    return Err(de::Error::custom(format_args!("`{}` must be a string, found {}", U::TAG, kind_name(&tag))));
+                };
+                let mut b = U::builder_for(Some(name)).ok_or_else(|| de::Error::custom(format_args!("unsupported `{}` value {name:?}", U::TAG)))?;
+                b.field(Key::Borrowed(U::TAG), FromValue::<A::Error>::new(tag))?;
+                for (k, v) in before {
+                    b.field(Key::Owned(k), FromValue::<A::Error>::new(v))?;
+                }
+                while let Some(key) = map.next_key::<Key<'de>>()? {
+                    b.field(key, FromMap(&mut map))?;
+                }
+                return b.finish();
+            }
+            let mut b = U::builder_for(None).ok_or_else(|| de::Error::missing_field(U::TAG))?;
+            for (k, v) in before {
+                b.field(Key::Owned(k), FromValue::<A::Error>::new(v))?;
+            }
+            b.finish()
+        }
+    }
+
+    pub fn deserialize_tagged<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::Error> {
+        d.deserialize_map(TaggedVisitor::<U>(PhantomData))
+    }
+
+    pub fn kind_name(v: &Value) -> &'static str {
+        match v {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+
+    // Field setters used by generated builders.
+
+    pub fn required<'de, T: Deserialize<'de>, S: FieldSource<'de>>(slot: &mut Option<T>, name: &'static str, src: S) -> Result<(), S::Error> {
+        if slot.is_some() {
+            return Err(de::Error::duplicate_field(name));
+        }
+        *slot = Some(src.take()?);
+        Ok(())
+    }
+
+    /// An optional field. `null`, which the schema does not allow here, is kept
+    /// among the unknown fields so that it is written back as it came.
+    pub fn optional<'de, T: Deserialize<'de>, S: FieldSource<'de>>(slot: &mut Option<T>, key: Key<'de>, src: S, extra: &mut JsonObject) -> Result<(), S::Error> {
+        if slot.is_some() || extra.contains_key(key.as_str()) {
+            return Err(de::Error::custom(format_args!("duplicate field `{}`", key.as_str())));
+        }
+        match src.take::<Option<T>>()? {
+            Some(v) => *slot = Some(v),
+            None => {
+                extra.insert(key.into_string(), Value::Null);
+            }
+        }
+        Ok(())
+    }
+
+    /// An optional field that may hold any JSON value, `null` included.
+    pub fn optional_value<'de, S: FieldSource<'de>>(slot: &mut Option<Value>, name: &'static str, src: S) -> Result<(), S::Error> {
+        if slot.is_some() {
+            return Err(de::Error::duplicate_field(name));
+        }
+        *slot = Some(src.take::<Value>()?);
+        Ok(())
+    }
+
+    pub fn unknown<'de, S: FieldSource<'de>>(extra: &mut JsonObject, key: Key<'de>, src: S) -> Result<(), S::Error> {
+        let v: Value = src.take()?;
+        if extra.insert(key.as_str().to_string(), v).is_some() {
+            return Err(de::Error::custom(format_args!("duplicate field `{}`", key.as_str())));
+        }
+        Ok(())
+    }
+
+    /// An unknown key whose value the schema types through an index signature.
+    pub fn rest<'de, T: Deserialize<'de>, S: FieldSource<'de>>(rest: &mut std::collections::BTreeMap<String, T>, key: Key<'de>, src: S) -> Result<(), S::Error> {
+        let v: T = src.take()?;
+        if rest.insert(key.as_str().to_string(), v).is_some() {
+            return Err(de::Error::custom(format_args!("duplicate field `{}`", key.as_str())));
+        }
+        Ok(())
+    }
+
+    /// A value the schema fixes for a field.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub enum Lit {
+        Str(&'static str),
+        Int(i64),
+        Bool(bool),
+    }
+
+    impl Lit {
+        pub fn matches(self, v: &Value) -> bool {
+            match self {
+                Lit::Str(s) => v.as_str() == Some(s),
+                Lit::Int(i) => v.as_i64() == Some(i) && !v.is_f64(),
+                Lit::Bool(b) => v.as_bool() == Some(b),
+            }
+        }
+    }
+
+    impl fmt::Display for Lit {
+        fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            match self {
+                Lit::Str(s) => write!(f, "{s:?}"),
+                Lit::Int(i) => write!(f, "{i}"),
+                Lit::Bool(b) => write!(f, "{b}"),
+            }
+        }
+    }
+
+    /// A field whose value the schema fixes; it is checked here and never stored.
+    pub fn literal<'de, S: FieldSource<'de>>(seen: &mut bool, name: &'static str, expected: Lit, src: S) -> Result<(), S::Error> {
+        if *seen {
+            return Err(de::Error::duplicate_field(name));
+        }
+        let ok = match expected {
+            Lit::Str(s) => src.take::<Key<'de>>().map(|k| k.as_str() == s)?,
+            _ => {
+                let v: Value = src.take()?;
+                expected.matches(&v)
+            }
+        };
+        if !ok {
+            return Err(de::Error::custom(format_args!("`{name}` must be {expected}")));
+        }
+        *seen = true;
+        Ok(())
+    }
+
+    pub fn need<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+        slot.ok_or_else(|| E::missing_field(name))
+    }
+
+    pub fn need_literal<E: de::Error>(seen: bool, name: &'static str) -> Result<(), E> {
+        if seen {
+            Ok(())
+        } else {
+            Err(E::missing_field(name))
+        }
+    }
+
+    /// How well a JSON value fits a type, for unions decided by the keys present:
+    /// `None` when it cannot be that type, else higher for a closer fit.
+    pub trait Shape {
+        fn score(v: &Value) -> Option<u32>;
+    }
+
+    macro_rules! shape {
+        ($($t:ty => $test:expr),* $(,)?) => { $(impl Shape for $t { fn score(v: &Value) -> Option<u32> { let f: fn(&Value) -> bool = $test; f(v).then_some(1) } })* };
+    }
+    shape! {
+        String => |v| v.is_string(),
+        i64 => |v| v.is_i64() || v.is_u64(),
+        serde_json::Number => |v| v.is_number(),
+        bool => |v| v.is_boolean(),
+        () => |v| v.is_null(),
+        JsonObject => |v| v.is_object(),
+    }
+
+    impl Shape for Value {
+        fn score(_: &Value) -> Option<u32> {
+            Some(0)
+        }
+    }
+
+    impl<T> Shape for Vec<T> {
+        fn score(v: &Value) -> Option<u32> {
+            v.is_array().then_some(1)
+        }
+    }
+
+    impl<T> Shape for std::collections::BTreeMap<String, T> {
+        fn score(v: &Value) -> Option<u32> {
+            v.is_object().then_some(1)
+        }
+    }
+
+    impl<T: Shape> Shape for Nullable<T> {
+        fn score(v: &Value) -> Option<u32> {
+            if v.is_null() {
+                Some(1)
+            } else {
+                T::score(v)
+            }
+        }
+    }
+
+    impl<T: Shape> Shape for Box<T> {
+        fn score(v: &Value) -> Option<u32> {
+            T::score(v)
+        }
+    }
+
+    /// Scores a struct: every required key present, literals equal, then one point per known key.
+    pub fn score_object(v: &Value, required: &[&str], known: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
+        let o = v.as_object()?;
+        if !required.iter().all(|k| o.contains_key(*k)) {
+            return None;
+        }
+        for (k, must, value) in literals {
+            match o.get(*k) {
+                Some(found) if !value.matches(found) => return None,
+                None if *must => return None,
+                _ => {}
+            }
+        }
+        Some(1 + known.iter().filter(|k| o.contains_key(**k)).count() as u32)
+    }
+
+    /// The index of the best score; the first one wins a tie.
+    pub fn best(scores: &[Option<u32>]) -> Option<usize> {
+        let mut best: Option<(usize, u32)> = None;
+        for (i, s) in scores.iter().enumerate() {
+            if let Some(s) = s {
+                if best.is_none_or(|(_, b)| *s > b) {
+                    best = Some((i, *s));
+                }
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// Reads a union decided by the keys present, once the best variant is known.
+    pub fn from_value<T: DeserializeOwned, E: de::Error>(v: Value) -> Result<T, E> {
+        T::deserialize(v).map_err(E::custom)
+    }
+}

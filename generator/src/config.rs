@@ -1,0 +1,68 @@
+//! The project's declarative configuration (`schema/codegen.toml`): which inputs
+//! become which modules, and every special case, each with its reason.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Inputs in generation order; a module may only import from modules listed before it.
+    #[serde(rename = "module")]
+    pub modules: Vec<ModuleConfig>,
+    /// Schema types written as a fixed Rust type instead of being generated.
+    #[serde(default)]
+    pub bindings: BTreeMap<String, Binding>,
+    /// Result types for requests that do not follow the `XRequest` -> `XResult` naming.
+    #[serde(default)]
+    pub request_results: BTreeMap<String, String>,
+    /// Fields whose value the spec fixes in prose rather than in the type.
+    #[serde(default, rename = "field_literal")]
+    pub field_literals: Vec<FieldLiteral>,
+    /// Names for inline types, keyed `Parent.field`, where the default `{Parent}{Field}` collides.
+    #[serde(default)]
+    pub inline_names: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModuleConfig {
+    /// Rust module name, e.g. `v2025_11_25`.
+    pub name: String,
+    /// Cargo feature that enables the module.
+    pub feature: String,
+    /// Path of the input, relative to the synced upstream folder.
+    pub input: String,
+    /// One line for the module docs.
+    pub title: String,
+    /// Bare-module imports (`from "pkg"`) mapped to a generated module.
+    #[serde(default)]
+    pub imports: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Binding {
+    /// Rust type path.
+    pub rust: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldLiteral {
+    /// Modules it applies to; empty means every module that has the type.
+    #[serde(default)]
+    pub modules: Vec<String>,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub field: String,
+    pub value: String,
+    pub reason: String,
+}
+
+impl Config {
+    pub fn from_toml(text: &str) -> Result<Config, String> {
+        toml::from_str(text).map_err(|e| format!("schema/codegen.toml: {e}"))
+    }
+}

@@ -1,0 +1,126 @@
+//! JSDoc prose -> rustdoc markdown.
+
+use crate::parse::Doc;
+
+/// Site that relative spec links (`/specification/...`) point into.
+const SPEC_SITE: &str = "https://modelcontextprotocol.io";
+
+/// Rewrites one doc comment; `resolves` says whether a name is a type rustdoc can link to.
+pub fn render(doc: &Doc, resolves: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let text = doc.summary();
+    if !text.is_empty() {
+        out.extend(convert(&text, resolves).lines().map(str::to_string));
+    }
+    let mut notes: Vec<String> = Vec::new();
+    for (tag, value) in &doc.tags {
+        let value = convert(value, resolves);
+        match tag.as_str() {
+            "description" | "category" | "internal" | "deprecated" => {}
+            "see" => notes.push(format!("See also: {value}")),
+            "example" => {
+                let (title, body) = value.split_once('\n').unwrap_or((value.as_str(), ""));
+                let title = title.trim();
+                let body = body.trim();
+                match (title.is_empty(), body.is_empty()) {
+                    (false, false) => notes.push(format!("Example ({title}):\n{body}")),
+                    (true, false) => notes.push(format!("Example:\n{body}")),
+                    (false, true) => notes.push(format!("Example: {title}")),
+                    (true, true) => {}
+                }
+            }
+            "format" => notes.push(format!("Format: `{value}`.")),
+            "minimum" => notes.push(format!("Minimum: `{value}`.")),
+            "maximum" => notes.push(format!("Maximum: `{value}`.")),
+            "maxItems" => notes.push(format!("At most {value} items.")),
+            "TJS-type" => notes.push(format!("JSON Schema type: `{value}`.")),
+            "nullable" => notes.push("May be `null`.".to_string()),
+            "default" => notes.push(format!("Default: `{value}`.")),
+            other => notes.push(format!("`@{other}` {value}").trim_end().to_string()),
+        }
+    }
+    if doc.has_tag("internal") {
+        notes.push("Marked `@internal` in the schema.".to_string());
+    }
+    for n in notes {
+        if !out.is_empty() {
+            out.push(String::new());
+        }
+        out.extend(n.lines().map(str::to_string));
+    }
+    out
+}
+
+/// The `@deprecated` note, if any, for a `#[deprecated]` attribute.
+pub fn deprecation(doc: &Doc) -> Option<String> {
+    doc.tags.iter().find(|(t, _)| t == "deprecated").map(|(_, v)| {
+        let v = v.split_whitespace().collect::<Vec<_>>().join(" ");
+        if v.is_empty() {
+            "deprecated in the schema".to_string()
+        } else {
+            v
+        }
+    })
+}
+
+fn convert(text: &str, resolves: &dyn Fn(&str) -> bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start..];
+        let Some(end) = after.find('}') else {
+            out.push_str(after);
+            rest = "";
+            break;
+        };
+        let inner = &after[1..end];
+        if let Some(body) = inner.strip_prefix("@link ").or_else(|| inner.strip_prefix("@linkcode ")) {
+            out.push_str(&link(body.trim(), resolves));
+        } else if let Some(path) = inner.strip_prefix("@includeCode ") {
+            out.push_str(&format!("(spec example `{}`)", path.trim().trim_start_matches("./")));
+        } else {
+            out.push_str(&after[..=end]);
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    absolutize_links(&out)
+}
+
+fn link(body: &str, resolves: &dyn Fn(&str) -> bool) -> String {
+    let (target, label) = match body.split_once('|') {
+        Some((t, l)) => (t.trim(), Some(l.trim())),
+        None => match body.split_once(' ') {
+            Some((t, l)) => (t.trim(), Some(l.trim())),
+            None => (body, None),
+        },
+    };
+    let label = label.map(|l| l.trim_matches('`'));
+    if target.starts_with("http://") || target.starts_with("https://") {
+        return format!("[{}]({target})", label.unwrap_or(target));
+    }
+    if resolves(target) {
+        return match label {
+            Some(l) if l != target => format!("[`{l}`]({target})"),
+            _ => format!("[`{target}`]"),
+        };
+    }
+    format!("`{}`", label.unwrap_or(target))
+}
+
+fn absolutize_links(text: &str) -> String {
+    text.replace("](/specification/", &format!("]({SPEC_SITE}/specification/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links() {
+        let known = |n: &str| n == "Tool";
+        let d = Doc { text: "See {@link Tool} and {@link Tool | tools} and {@link Foo} and {@link https://x.y | X}, [m](/specification/a).".into(), tags: vec![] };
+        assert_eq!(render(&d, &known), vec!["See [`Tool`] and [`tools`](Tool) and `Foo` and [X](https://x.y), [m](https://modelcontextprotocol.io/specification/a).".to_string()]);
+    }
+}

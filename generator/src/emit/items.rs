@@ -1,0 +1,813 @@
+//! Items of one module: structs, enums, unions, aliases, constants, and the
+//! method registry, each with hand-rolled serde impls.
+
+use proc_macro2::{Literal as Lit, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::BTreeSet;
+
+use super::docs;
+use super::names::{builder_ident, field_ident, type_ident, value_variant};
+use crate::ir::*;
+use crate::parse::Literal;
+
+struct Ctx<'a> {
+    space: &'a TypeSpace,
+    module: &'a Module,
+    /// Names the module's docs can link to.
+    linkable: BTreeSet<String>,
+}
+
+pub fn module(space: &TypeSpace, module: &Module) -> TokenStream {
+    let mut linkable: BTreeSet<String> = module.items.iter().map(|i| i.name.clone()).collect();
+    for (_, names) in &module.uses {
+        linkable.extend(names.iter().cloned());
+    }
+    let cx = Ctx { space, module, linkable };
+    let title = format!(" {}", module.title);
+    let source = format!(" Generated from `{}` (pinned in `schema/pins.toml`).", module.source);
+    let uses = module.uses.iter().map(|(m, names)| {
+        let m = format_ident!("{}", m);
+        let names = names.iter().map(|n| type_ident(n));
+        quote! { pub use crate::#m::{#(#names),*}; }
+    });
+    let items = module.items.iter().map(|i| cx.item(i));
+    let registry = cx.registry();
+    let dynamic = cx.dynamic();
+    quote! {
+        #![doc = #title]
+        #![doc = ""]
+        #![doc = #source]
+        #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+
+        use crate::runtime::{self as __rt, __private as __p};
+        #(#uses)*
+
+        #(#items)*
+        #registry
+        #dynamic
+    }
+}
+
+fn doc_attrs(lines: &[String]) -> TokenStream {
+    let lines = lines.iter().map(|l| format!(" {l}").trim_end().to_string());
+    quote! { #(#[doc = #lines])* }
+}
+
+fn lit_tokens(l: &Literal) -> TokenStream {
+    match l {
+        Literal::Str(s) => quote! { __p::Lit::Str(#s) },
+        Literal::Num(n) => {
+            let v: i64 = n.parse().unwrap_or_default();
+            quote! { __p::Lit::Int(#v) }
+        }
+        Literal::Bool(b) => quote! { __p::Lit::Bool(#b) },
+    }
+}
+
+/// The value a literal field writes.
+fn lit_value(l: &Literal) -> TokenStream {
+    match l {
+        Literal::Str(s) => quote! { #s },
+        Literal::Num(n) => {
+            let v: i64 = n.parse().unwrap_or_default();
+            quote! { &#v }
+        }
+        Literal::Bool(b) => quote! { &#b },
+    }
+}
+
+impl<'a> Ctx<'a> {
+    fn docs(&self, doc: &crate::parse::Doc) -> Vec<String> {
+        let linkable = &self.linkable;
+        docs::render(doc, &|n: &str| linkable.contains(n))
+    }
+
+    fn deprecated(doc: &crate::parse::Doc) -> TokenStream {
+        match docs::deprecation(doc) {
+            Some(note) => quote! { #[deprecated = #note] },
+            None => quote! {},
+        }
+    }
+
+    /// A path to a named type from inside this module.
+    fn type_path(&self, r: &TypeRef, builder: bool) -> TokenStream {
+        let ident = if builder { builder_ident(&r.name) } else { type_ident(&r.name) };
+        if r.module == self.module.name {
+            quote! { #ident }
+        } else {
+            let m = format_ident!("{}", r.module);
+            quote! { crate::#m::#ident }
+        }
+    }
+
+    fn rust_ty(&self, ty: &Ty) -> TokenStream {
+        match ty {
+            Ty::String => quote! { ::std::string::String },
+            Ty::Integer => quote! { i64 },
+            Ty::Number => quote! { __p::serde_json::Number },
+            Ty::Boolean => quote! { bool },
+            Ty::Null => quote! { () },
+            Ty::Value => quote! { __p::serde_json::Value },
+            Ty::Object => quote! { __rt::JsonObject },
+            Ty::Named(r) => self.type_path(r, false),
+            Ty::Binding(b) => {
+                let t: syn::Type = syn::parse_str(b).unwrap_or_else(|e| panic!("schema/codegen.toml: binding `{b}` is not a Rust type: {e}"));
+                quote! { #t }
+            }
+            Ty::Array(inner) => {
+                let inner = self.rust_ty(inner);
+                quote! { ::std::vec::Vec<#inner> }
+            }
+            Ty::Map(inner) => {
+                let inner = self.rust_ty(inner);
+                quote! { ::std::collections::BTreeMap<::std::string::String, #inner> }
+            }
+            Ty::Nullable(inner) => {
+                let inner = self.rust_ty(inner);
+                quote! { __rt::Nullable<#inner> }
+            }
+        }
+    }
+
+    fn item(&self, item: &Item) -> TokenStream {
+        let mut lines = self.docs(&item.doc);
+        if let Origin::Inline { parent, path } = &item.origin {
+            if lines.is_empty() {
+                lines.push(format!("The inline type of [`{parent}`]`.{path}`."));
+            }
+        }
+        match &item.kind {
+            ItemKind::Struct(s) => self.structure(item, s, lines),
+            ItemKind::StringEnum(e) => self.string_enum(item, e, lines),
+            ItemKind::Union(u) => self.union(item, u, lines),
+            ItemKind::Alias(ty) => {
+                let name = type_ident(&item.name);
+                let ty = self.rust_ty(ty);
+                let docs = doc_attrs(&lines);
+                let dep = Self::deprecated(&item.doc);
+                quote! { #docs #dep pub type #name = #ty; }
+            }
+            ItemKind::Const(l) => {
+                let name = format_ident!("{}", item.name);
+                let docs = doc_attrs(&lines);
+                match l {
+                    Literal::Str(s) => quote! { #docs pub const #name: &str = #s; },
+                    Literal::Num(n) if n.contains(['.', 'e', 'E']) => {
+                        let v = Lit::f64_unsuffixed(n.parse().unwrap_or_default());
+                        quote! { #docs pub const #name: f64 = #v; }
+                    }
+                    Literal::Num(n) => {
+                        let v: i64 = n.parse().unwrap_or_default();
+                        quote! { #docs pub const #name: i64 = #v; }
+                    }
+                    Literal::Bool(b) => quote! { #docs pub const #name: bool = #b; },
+                }
+            }
+        }
+    }
+
+    fn defaultable(&self, ty: &Ty, seen: &mut BTreeSet<String>) -> bool {
+        match self.space.deref(ty) {
+            Ty::Named(r) => {
+                if !seen.insert(r.name.clone()) {
+                    return false;
+                }
+                match self.space.item(&r).map(|i| &i.kind) {
+                    Some(ItemKind::Struct(s)) => s.fields.iter().all(|f| f.optional || f.literal.is_some() || f.never || self.defaultable(&f.ty, seen)),
+                    _ => false,
+                }
+            }
+            Ty::Nullable(_) | Ty::Null => false,
+            _ => true,
+        }
+    }
+
+    fn structure(&self, item: &Item, s: &Struct, mut lines: Vec<String>) -> TokenStream {
+        let name = type_ident(&item.name);
+        let name_str = &item.name;
+        let builder = builder_ident(&item.name);
+        let typed_rest = !matches!(s.rest, Ty::Value);
+        let rest_ty = if typed_rest {
+            let t = self.rust_ty(&s.rest);
+            quote! { ::std::collections::BTreeMap<::std::string::String, #t> }
+        } else {
+            quote! { __rt::JsonObject }
+        };
+        let fixed: Vec<&Field> = s.fields.iter().filter(|f| f.literal.is_some() && !f.optional).collect();
+        if !fixed.is_empty() {
+            lines.push(String::new());
+            let list: Vec<String> = fixed.iter().map(|f| format!("`\"{}\": {}`", f.name, f.literal.as_ref().unwrap().describe())).collect();
+            lines.push(format!("Always carries {}: checked when read, written by `Serialize`.", list.join(", ")));
+        }
+        let never: Vec<String> = s.fields.iter().filter(|f| f.never).map(|f| format!("`{}`", f.name)).collect();
+        if !never.is_empty() {
+            lines.push(String::new());
+            lines.push(format!("The schema types {} as `never`: the key must be absent. If present it is kept in `extra`.", never.join(", ")));
+        }
+        if !s.alternatives.is_empty() {
+            lines.push(String::new());
+            let alts: Vec<String> = s.alternatives.iter().map(|a| if a.is_empty() { "(none)".to_string() } else { a.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" + ") }).collect();
+            lines.push(format!("The schema gives alternatives here; their required keys are: {}. One struct holds them all.", alts.join("; ")));
+        }
+        let docs = doc_attrs(&lines);
+        let dep = Self::deprecated(&item.doc);
+
+        let mut fields = Vec::new();
+        let mut slots = Vec::new();
+        let mut arms = Vec::new();
+        let mut checks = Vec::new();
+        let mut inits = Vec::new();
+        let mut writes = Vec::new();
+        let mut required_keys = Vec::new();
+        let mut known_keys = Vec::new();
+        let mut score_lits = Vec::new();
+        let mut all_default = true;
+        for f in &s.fields {
+            let wire = &f.name;
+            if f.never {
+                continue;
+            }
+            known_keys.push(wire.clone());
+            let ident = field_ident(wire);
+            let fdocs = doc_attrs(&self.docs(&f.doc));
+            let fdep = Self::deprecated(&f.doc);
+            if let Some(l) = &f.literal {
+                let flag = format_ident!("__lit_{}", ident.to_string().trim_start_matches("r#"));
+                let lt = lit_tokens(l);
+                let value = lit_value(l);
+                let must = !f.optional;
+                score_lits.push(quote! { (#wire, #must, #lt) });
+                slots.push(quote! { #flag: bool, });
+                arms.push(quote! { #wire => __p::literal(&mut self.#flag, #wire, #lt, src), });
+                if f.optional {
+                    let note = format!(" Whether `\"{wire}\": {}` is present (the schema makes it optional).", l.describe());
+                    fields.push(quote! { #fdocs #[doc = #note] #fdep pub #ident: bool, });
+                    inits.push(quote! { #ident: self.#flag, });
+                    writes.push(quote! { if self.#ident { m.serialize_entry(#wire, #value)?; } });
+                } else {
+                    required_keys.push(wire.clone());
+                    checks.push(quote! { __p::need_literal::<E>(self.#flag, #wire)?; });
+                    writes.push(quote! { m.serialize_entry(#wire, #value)?; });
+                }
+                continue;
+            }
+            let ty = self.rust_ty(&f.ty);
+            let is_value = matches!(f.ty, Ty::Value);
+            if f.optional {
+                fields.push(quote! { #fdocs #fdep pub #ident: ::core::option::Option<#ty>, });
+                slots.push(quote! { #ident: ::core::option::Option<#ty>, });
+                let arm = if is_value {
+                    quote! { #wire => __p::optional_value(&mut self.#ident, #wire, src), }
+                } else if typed_rest {
+                    quote! { #wire => __p::required(&mut self.#ident, #wire, src), }
+                } else {
+                    quote! { #wire => __p::optional(&mut self.#ident, key, src, &mut self.extra), }
+                };
+                arms.push(arm);
+                inits.push(quote! { #ident: self.#ident, });
+                writes.push(quote! { if let ::core::option::Option::Some(v) = &self.#ident { m.serialize_entry(#wire, v)?; } });
+            } else {
+                required_keys.push(wire.clone());
+                all_default &= self.defaultable(&f.ty, &mut BTreeSet::from([item.name.clone()]));
+                fields.push(quote! { #fdocs #fdep pub #ident: #ty, });
+                slots.push(quote! { #ident: ::core::option::Option<#ty>, });
+                arms.push(quote! { #wire => __p::required(&mut self.#ident, #wire, src), });
+                inits.push(quote! { #ident: __p::need(self.#ident, #wire)?, });
+                writes.push(quote! { m.serialize_entry(#wire, &self.#ident)?; });
+            }
+        }
+        let extra_doc = if s.rest_declared {
+            " Other keys, which the schema allows (index signature)."
+        } else {
+            " Keys this schema does not define, kept as received so they are written back."
+        };
+        let unknown_arm = if typed_rest {
+            quote! { _ => __p::rest(&mut self.extra, key, src), }
+        } else {
+            quote! { _ => __p::unknown(&mut self.extra, key, src), }
+        };
+        let derive_default = if all_default { quote! { Default, } } else { quote! {} };
+        let schema_doc = format!(" Reads and writes `{name_str}` objects; see [`__p::Builder`].");
+        quote! {
+            #docs
+            #dep
+            #[derive(Debug, Clone, PartialEq, #derive_default)]
+            pub struct #name {
+                #(#fields)*
+                #[doc = #extra_doc]
+                pub extra: #rest_ty,
+            }
+
+            #[doc(hidden)]
+            #[doc = #schema_doc]
+            #[derive(Default)]
+            pub struct #builder {
+                #(#slots)*
+                extra: #rest_ty,
+            }
+
+            impl __p::Builder for #builder {
+                type Output = #name;
+                fn field<'de, S: __p::FieldSource<'de>>(&mut self, key: __p::Key<'de>, src: S) -> ::core::result::Result<(), S::Error> {
+                    match key.as_str() {
+                        #(#arms)*
+                        #unknown_arm
+                    }
+                }
+                fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<#name, E> {
+                    #(#checks)*
+                    ::core::result::Result::Ok(#name { #(#inits)* extra: self.extra })
+                }
+            }
+
+            impl<'de> __p::serde::Deserialize<'de> for #name {
+                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    __p::deserialize_struct::<D, #builder>(d, #name_str)
+                }
+            }
+
+            impl __p::serde::Serialize for #name {
+                fn serialize<S: __p::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    use __p::serde::ser::SerializeMap;
+                    let mut m = s.serialize_map(::core::option::Option::None)?;
+                    #(#writes)*
+                    for (k, v) in &self.extra {
+                        m.serialize_entry(k, v)?;
+                    }
+                    m.end()
+                }
+            }
+
+            impl __rt::SchemaType for #name {
+                fn schema_name(&self) -> &'static str { #name_str }
+            }
+
+            impl __p::Shape for #name {
+                fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                    __p::score_object(v, &[#(#required_keys),*], &[#(#known_keys),*], &[#(#score_lits),*])
+                }
+            }
+        }
+    }
+
+    fn string_enum(&self, item: &Item, e: &StringEnum, lines: Vec<String>) -> TokenStream {
+        let name = type_ident(&item.name);
+        let name_str = &item.name;
+        let docs = doc_attrs(&lines);
+        let dep = Self::deprecated(&item.doc);
+        let variants: Vec<_> = e.values.iter().map(|v| format_ident!("{}", value_variant(v))).collect();
+        let values = &e.values;
+        let value_docs = values.iter().map(|v| format!(" `{v:?}`"));
+        let other_doc = if e.open {
+            " Any other string, which the schema allows."
+        } else {
+            " A value this schema does not define, kept so that it is written back; validation reports it."
+        };
+        let expecting = format!("a {name_str} string");
+        quote! {
+            #docs
+            #dep
+            #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            pub enum #name {
+                #( #[doc = #value_docs] #variants, )*
+                #[doc = #other_doc]
+                Other(::std::string::String),
+            }
+
+            impl #name {
+                /// The value as written on the wire.
+                pub fn as_str(&self) -> &str {
+                    match self {
+                        #( Self::#variants => #values, )*
+                        Self::Other(s) => s,
+                    }
+                }
+
+                fn from_wire(s: &str) -> Self {
+                    match s {
+                        #( #values => Self::#variants, )*
+                        other => Self::Other(other.to_string()),
+                    }
+                }
+            }
+
+            impl ::core::fmt::Display for #name {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(self.as_str())
+                }
+            }
+
+            impl __p::serde::Serialize for #name {
+                fn serialize<S: __p::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    s.serialize_str(self.as_str())
+                }
+            }
+
+            impl<'de> __p::serde::Deserialize<'de> for #name {
+                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d).map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(format_args!("expected {}: {e}", #expecting)))?;
+                    ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+                }
+            }
+
+            impl __rt::SchemaType for #name {
+                fn schema_name(&self) -> &'static str { #name_str }
+            }
+
+            impl __p::Shape for #name {
+                fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                    match v.as_str() {
+                        ::core::option::Option::Some(s) => ::core::option::Option::Some(if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 }),
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    }
+                }
+            }
+        }
+    }
+
+    fn union(&self, item: &Item, u: &Union, mut lines: Vec<String>) -> TokenStream {
+        let name = type_ident(&item.name);
+        let dep = Self::deprecated(&item.doc);
+        let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
+        let vtys: Vec<_> = u.variants.iter().map(|v| self.rust_ty(&v.ty)).collect();
+        let has_unknown = matches!(&u.dispatch, Dispatch::Tag(t) if t.on_other.is_none());
+        let how = match &u.dispatch {
+            Dispatch::Kind => "Read by the JSON kind of the value.".to_string(),
+            Dispatch::Tag(t) => {
+                let mut s = format!("Read by `{}`, before any other field.", t.field);
+                if let Some(i) = t.on_absent {
+                    s.push_str(&format!(" Without `{}` it is [`{}`](Self::{}).", t.field, u.variants[i].name, u.variants[i].name));
+                }
+                if has_unknown {
+                    s.push_str(&format!(" A `{}` this schema does not define is kept in [`Unknown`](Self::Unknown).", t.field));
+                }
+                s
+            }
+            Dispatch::Shape => "Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.".to_string(),
+        };
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(how);
+        let docs = doc_attrs(&lines);
+        let variant_docs: Vec<String> = u.variants.iter().map(|v| match &v.ty {
+            Ty::Named(r) if self.linkable.contains(&r.name) || r.module == self.module.name => format!(" [`{}`]", r.name),
+            _ => format!(" {}", v.name),
+        }).collect();
+        let unknown_variant = if has_unknown {
+            let Dispatch::Tag(t) = &u.dispatch else { unreachable!() };
+            let d = format!(" An object whose `{}` this schema does not define, kept as received.", t.field);
+            quote! { #[doc = #d] Unknown(__rt::JsonObject), }
+        } else {
+            quote! {}
+        };
+        let unknown_ser = if has_unknown { quote! { Self::Unknown(v) => __p::serde::Serialize::serialize(v, s), } } else { quote! {} };
+        let unknown_name = if has_unknown { quote! { Self::Unknown(_) => "Unknown", } } else { quote! {} };
+        let de = match &u.dispatch {
+            Dispatch::Tag(t) => self.tagged_impl(item, u, t, has_unknown),
+            Dispatch::Kind => self.kind_impl(item, u),
+            Dispatch::Shape => self.shape_impl(item, u),
+        };
+        quote! {
+            #docs
+            #dep
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #name {
+                #( #[doc = #variant_docs] #vnames(#vtys), )*
+                #unknown_variant
+            }
+
+            impl __p::serde::Serialize for #name {
+                fn serialize<S: __p::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        #( Self::#vnames(v) => __p::serde::Serialize::serialize(v, s), )*
+                        #unknown_ser
+                    }
+                }
+            }
+
+            impl __rt::SchemaType for #name {
+                fn schema_name(&self) -> &'static str {
+                    match self {
+                        #( Self::#vnames(v) => __rt::SchemaType::schema_name(v), )*
+                        #unknown_name
+                    }
+                }
+            }
+
+            impl __p::Shape for #name {
+                fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                    [#( <#vtys as __p::Shape>::score(v) ),*].into_iter().flatten().max()
+                }
+            }
+
+            #de
+        }
+    }
+
+    fn tagged_impl(&self, item: &Item, u: &Union, t: &Tag, has_unknown: bool) -> TokenStream {
+        let name = type_ident(&item.name);
+        let builder = builder_ident(&item.name);
+        let field = &t.field;
+        let expecting = format!("a {} object, chosen by `{}`", item.name, t.field);
+        let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
+        let vbuilders: Vec<_> = u.variants.iter().map(|v| self.builder_path(&v.ty)).collect();
+        let is_union: Vec<bool> = u.variants.iter().map(|v| self.space.union_of(&v.ty).is_some()).collect();
+        let make = |i: usize, tag: TokenStream| -> TokenStream {
+            let v = &vnames[i];
+            let b = &vbuilders[i];
+            if is_union[i] {
+                let inner = self.rust_ty(&u.variants[i].ty);
+                quote! { #builder::#v(<#inner as __p::Tagged>::builder_for(#tag)?) }
+            } else {
+                quote! { #builder::#v(<#b as ::core::default::Default>::default()) }
+            }
+        };
+        let cases = t.cases.iter().map(|(value, i)| {
+            let mk = make(*i, quote! { tag });
+            quote! { ::core::option::Option::Some(#value) => #mk, }
+        });
+        let other = match t.on_other {
+            Some(i) => {
+                let mk = make(i, quote! { tag });
+                quote! { ::core::option::Option::Some(_) => #mk, }
+            }
+            None => quote! { ::core::option::Option::Some(_) => #builder::Unknown(__rt::JsonObject::new()), },
+        };
+        let absent = match t.on_absent {
+            Some(i) => {
+                let mk = make(i, quote! { ::core::option::Option::None });
+                quote! { ::core::option::Option::None => #mk, }
+            }
+            None => quote! { ::core::option::Option::None => return ::core::option::Option::None, },
+        };
+        let unknown_builder = if has_unknown { quote! { Unknown(__rt::JsonObject), } } else { quote! {} };
+        let unknown_field = if has_unknown { quote! { Self::Unknown(m) => __p::unknown(m, key, src), } } else { quote! {} };
+        let unknown_finish = if has_unknown { quote! { Self::Unknown(m) => #name::Unknown(m), } } else { quote! {} };
+        quote! {
+            #[doc(hidden)]
+            pub enum #builder {
+                #( #vnames(#vbuilders), )*
+                #unknown_builder
+            }
+
+            impl __p::Builder for #builder {
+                type Output = #name;
+                fn field<'de, S: __p::FieldSource<'de>>(&mut self, key: __p::Key<'de>, src: S) -> ::core::result::Result<(), S::Error> {
+                    match self {
+                        #( Self::#vnames(b) => __p::Builder::field(b, key, src), )*
+                        #unknown_field
+                    }
+                }
+                fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<#name, E> {
+                    ::core::result::Result::Ok(match self {
+                        #( Self::#vnames(b) => #name::#vnames(__p::Builder::finish(b)?), )*
+                        #unknown_finish
+                    })
+                }
+            }
+
+            impl __p::Tagged for #name {
+                const TAG: &'static str = #field;
+                const EXPECTING: &'static str = #expecting;
+                type Builder = #builder;
+                fn builder_for(tag: ::core::option::Option<&str>) -> ::core::option::Option<#builder> {
+                    ::core::option::Option::Some(match tag {
+                        #(#cases)*
+                        #other
+                        #absent
+                    })
+                }
+            }
+
+            impl<'de> __p::serde::Deserialize<'de> for #name {
+                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    __p::deserialize_tagged::<D, #name>(d)
+                }
+            }
+        }
+    }
+
+    /// The builder type that reads a variant: the struct's, or the nested tagged union's.
+    fn builder_path(&self, ty: &Ty) -> TokenStream {
+        match self.space.deref(ty) {
+            Ty::Named(r) => self.type_path(&r, true),
+            other => panic!("tagged union variant is not a named type: {other:?}"),
+        }
+    }
+
+    fn kind_impl(&self, item: &Item, u: &Union) -> TokenStream {
+        let name = type_ident(&item.name);
+        let mut methods = Vec::new();
+        let expecting = format!("{} ({})", item.name, u.variants.iter().map(|v| format!("{:?}", self.space.kind_of(&v.ty)).to_lowercase()).collect::<Vec<_>>().join(" or "));
+        let find = |k: JsonKind| u.variants.iter().position(|v| self.space.kind_of(&v.ty) == k);
+        let ok = |i: usize, value: TokenStream| -> TokenStream {
+            let v = format_ident!("{}", u.variants[i].name);
+            let ty = self.rust_ty(&u.variants[i].ty);
+            quote! { ::core::result::Result::Ok(#name::#v(<#ty as __p::serde::Deserialize<'de>>::deserialize(#value)?)) }
+        };
+        if let Some(i) = find(JsonKind::String) {
+            let a = ok(i, quote! { __p::serde::de::value::StrDeserializer::<E>::new(v) });
+            let b = ok(i, quote! { __p::serde::de::value::StringDeserializer::<E>::new(v) });
+            methods.push(quote! {
+                fn visit_str<E: __p::serde::de::Error>(self, v: &str) -> ::core::result::Result<#name, E> { #a }
+                fn visit_string<E: __p::serde::de::Error>(self, v: ::std::string::String) -> ::core::result::Result<#name, E> { #b }
+            });
+        }
+        let int = find(JsonKind::Integer);
+        let num = find(JsonKind::Number);
+        if let Some(i) = int.or(num) {
+            let a = ok(i, quote! { __p::serde::de::value::I64Deserializer::<E>::new(v) });
+            let b = ok(i, quote! { __p::serde::de::value::U64Deserializer::<E>::new(v) });
+            methods.push(quote! {
+                fn visit_i64<E: __p::serde::de::Error>(self, v: i64) -> ::core::result::Result<#name, E> { #a }
+                fn visit_u64<E: __p::serde::de::Error>(self, v: u64) -> ::core::result::Result<#name, E> { #b }
+            });
+        }
+        if let Some(i) = num {
+            let a = ok(i, quote! { __p::serde::de::value::F64Deserializer::<E>::new(v) });
+            methods.push(quote! {
+                fn visit_f64<E: __p::serde::de::Error>(self, v: f64) -> ::core::result::Result<#name, E> { #a }
+            });
+        }
+        if let Some(i) = find(JsonKind::Boolean) {
+            let a = ok(i, quote! { __p::serde::de::value::BoolDeserializer::<E>::new(v) });
+            methods.push(quote! {
+                fn visit_bool<E: __p::serde::de::Error>(self, v: bool) -> ::core::result::Result<#name, E> { #a }
+            });
+        }
+        if let Some(i) = find(JsonKind::Null) {
+            let a = ok(i, quote! { __p::serde::de::value::UnitDeserializer::<E>::new() });
+            methods.push(quote! {
+                fn visit_unit<E: __p::serde::de::Error>(self) -> ::core::result::Result<#name, E> { #a }
+            });
+        }
+        if let Some(i) = find(JsonKind::Array) {
+            let a = ok(i, quote! { __p::serde::de::value::SeqAccessDeserializer::new(v) });
+            methods.push(quote! {
+                fn visit_seq<A: __p::serde::de::SeqAccess<'de>>(self, v: A) -> ::core::result::Result<#name, A::Error> { #a }
+            });
+        }
+        if let Some(i) = find(JsonKind::Object) {
+            let a = ok(i, quote! { __p::serde::de::value::MapAccessDeserializer::new(v) });
+            methods.push(quote! {
+                fn visit_map<A: __p::serde::de::MapAccess<'de>>(self, v: A) -> ::core::result::Result<#name, A::Error> { #a }
+            });
+        }
+        quote! {
+            impl<'de> __p::serde::Deserialize<'de> for #name {
+                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    struct V;
+                    impl<'de> __p::serde::de::Visitor<'de> for V {
+                        type Value = #name;
+                        fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+                        #(#methods)*
+                    }
+                    d.deserialize_any(V)
+                }
+            }
+        }
+    }
+
+    fn shape_impl(&self, item: &Item, u: &Union) -> TokenStream {
+        let name = type_ident(&item.name);
+        let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
+        let vtys: Vec<_> = u.variants.iter().map(|v| self.rust_ty(&v.ty)).collect();
+        let idx: Vec<usize> = (0..u.variants.len()).collect();
+        let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
+        let msg = format!("no variant of {} matches this value; expected {expected}", item.name);
+        quote! {
+            impl<'de> __p::serde::Deserialize<'de> for #name {
+                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+                    let scores = [#( <#vtys as __p::Shape>::score(&v) ),*];
+                    match __p::best(&scores) {
+                        #( ::core::option::Option::Some(#idx) => __p::from_value(v).map(#name::#vnames), )*
+                        _ => ::core::result::Result::Err(<D::Error as __p::serde::de::Error>::custom(#msg)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// What a variant needs, for error messages: `CallToolResult (needs `content`)`.
+    fn shape_hint(&self, ty: &Ty, name: &str) -> String {
+        if let Some((_, s)) = self.space.struct_of(ty) {
+            let req: Vec<String> = s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| match &f.literal {
+                Some(l) => format!("`{}`: {}", f.name, l.describe()),
+                None => format!("`{}`", f.name),
+            }).collect();
+            if req.is_empty() {
+                return format!("{name} (an object)");
+            }
+            return format!("{name} (with {})", req.join(", "));
+        }
+        format!("{name} ({})", format!("{:?}", self.space.kind_of(ty)).to_lowercase())
+    }
+
+    fn registry(&self) -> TokenStream {
+        let mut out = Vec::new();
+        let mut req_rows = Vec::new();
+        for r in &self.module.requests {
+            let t = type_ident(&r.type_name);
+            let m = &r.method;
+            let Some(result) = &r.result else { continue };
+            let rt = self.rust_ty(result);
+            let result_name = match result {
+                Ty::Named(n) => n.name.clone(),
+                Ty::Object => "{}".to_string(),
+                other => format!("{other:?}"),
+            };
+            let tn = &r.type_name;
+            req_rows.push(quote! { (#m, #tn, #result_name) });
+            out.push(quote! {
+                impl __rt::RequestMethod for #t {
+                    const METHOD: &'static str = #m;
+                    type Result = #rt;
+                }
+            });
+        }
+        let mut note_rows = Vec::new();
+        for n in &self.module.notifications {
+            let t = type_ident(&n.type_name);
+            let m = &n.method;
+            let tn = &n.type_name;
+            note_rows.push(quote! { (#m, #tn) });
+            out.push(quote! {
+                impl __rt::NotificationMethod for #t {
+                    const METHOD: &'static str = #m;
+                }
+            });
+        }
+        quote! {
+            #(#out)*
+
+            /// Every request of this schema as `(method, request type, result type)`.
+            pub const REQUESTS: &[(&str, &str, &str)] = &[#(#req_rows),*];
+
+            /// Every notification of this schema as `(method, notification type)`.
+            pub const NOTIFICATIONS: &[(&str, &str)] = &[#(#note_rows),*];
+        }
+    }
+
+    /// Typed reading by schema name, for tools that choose the type at run time.
+    fn dynamic(&self) -> TokenStream {
+        let mut arms = Vec::new();
+        let mut names = Vec::new();
+        let mut unions = Vec::new();
+        for item in &self.module.items {
+            if matches!(item.kind, ItemKind::Const(_)) {
+                continue;
+            }
+            let n = &item.name;
+            let t = type_ident(n);
+            names.push(n.clone());
+            arms.push(quote! { #n => go::<#t>(json), });
+            if let ItemKind::Union(_) = &item.kind {
+                let mut leaves = BTreeSet::new();
+                self.leaves(&Ty::Named(TypeRef { module: self.module.name.clone(), name: n.clone() }), &mut leaves, 0);
+                let leaves = leaves.into_iter();
+                unions.push(quote! { (#n, &[#(#leaves),*]) });
+            }
+        }
+        quote! {
+            /// The name of every type in this module.
+            pub const TYPE_NAMES: &[&str] = &[#(#names),*];
+
+            /// Every union with the schema names of the types it can hold, nested unions flattened.
+            pub const UNION_MEMBERS: &[(&str, &[&str])] = &[#(#unions),*];
+
+            /// Reads `json` as the type named `type_name` and writes it back.
+            ///
+            /// Returns `None` for a name this module does not have; otherwise the
+            /// re-serialized value and the schema name of what was read (for a union,
+            /// the variant it chose).
+            pub fn roundtrip_json(type_name: &str, json: &str) -> ::core::option::Option<::core::result::Result<(__p::serde_json::Value, &'static str), __p::serde_json::Error>> {
+                fn go<T: __p::serde::Serialize + __p::serde::de::DeserializeOwned + __rt::SchemaType>(json: &str) -> ::core::result::Result<(__p::serde_json::Value, &'static str), __p::serde_json::Error> {
+                    let t: T = __p::serde_json::from_str(json)?;
+                    let name = t.schema_name();
+                    ::core::result::Result::Ok((__p::serde_json::to_value(&t)?, name))
+                }
+                ::core::option::Option::Some(match type_name {
+                    #(#arms)*
+                    _ => return ::core::option::Option::None,
+                })
+            }
+        }
+    }
+
+    fn leaves(&self, ty: &Ty, out: &mut BTreeSet<String>, depth: usize) {
+        if depth > 16 {
+            return;
+        }
+        if let Some((_, u)) = self.space.union_of(ty) {
+            for v in &u.variants {
+                self.leaves(&v.ty, out, depth + 1);
+            }
+        } else if let Some((item, _)) = self.space.struct_of(ty) {
+            out.insert(item.name.clone());
+        }
+    }
+}

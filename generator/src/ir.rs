@@ -1,0 +1,232 @@
+//! Stage 2: the resolved type space every emitter reads.
+//!
+//! Items keep declaration order; inline types are placed right after the item
+//! that contains them. Every item knows where it came from.
+
+use crate::diagnostics::Location;
+use crate::parse::{Doc, Literal};
+
+#[derive(Debug, Clone, Default)]
+pub struct TypeSpace {
+    pub modules: Vec<Module>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Module {
+    pub name: String,
+    pub feature: String,
+    pub title: String,
+    pub source: String,
+    /// Other generated modules this one uses, with the names it takes from each.
+    pub uses: Vec<(String, Vec<String>)>,
+    pub items: Vec<Item>,
+    pub requests: Vec<MethodEntry>,
+    pub notifications: Vec<MethodEntry>,
+}
+
+#[derive(Debug, Clone)]
+pub struct MethodEntry {
+    pub method: String,
+    pub type_name: String,
+    /// For requests: the type a successful response carries in `result`.
+    pub result: Option<Ty>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub name: String,
+    pub doc: Doc,
+    pub location: Location,
+    pub origin: Origin,
+    pub kind: ItemKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Origin {
+    Declared { exported: bool },
+    /// An anonymous type found in `parent`, at `path` (e.g. `params` or `contents[]`).
+    Inline { parent: String, path: String },
+}
+
+#[derive(Debug, Clone)]
+pub enum ItemKind {
+    Struct(Struct),
+    StringEnum(StringEnum),
+    Union(Union),
+    Alias(Ty),
+    Const(Literal),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Struct {
+    pub fields: Vec<Field>,
+    /// Type of the values under keys the struct does not name: `Value` unless an index signature says otherwise.
+    pub rest: Ty,
+    /// Whether the schema declares an index signature (rather than the generator keeping unknown keys on its own).
+    pub rest_declared: bool,
+    /// Set when the struct merges alternatives (`(A | B) & C`): the alternatives' required field sets.
+    pub alternatives: Vec<Vec<String>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// Name on the wire.
+    pub name: String,
+    pub ty: Ty,
+    pub optional: bool,
+    /// Set when the type is a single literal: checked when read, always written.
+    pub literal: Option<Literal>,
+    /// `never`: the key must be absent.
+    pub never: bool,
+    pub doc: Doc,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Ty {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    Null,
+    /// `unknown` / `any`: any JSON value.
+    #[default]
+    Value,
+    /// `object`, `{}`, `Record<string, unknown>`: any JSON object.
+    Object,
+    Named(TypeRef),
+    /// A Rust type fixed by configuration.
+    Binding(String),
+    Array(Box<Ty>),
+    Map(Box<Ty>),
+    /// `T | null`.
+    Nullable(Box<Ty>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TypeRef {
+    pub module: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct StringEnum {
+    pub values: Vec<String>,
+    /// `"a" | "b" | string`: other strings are valid too.
+    pub open: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Union {
+    pub variants: Vec<Variant>,
+    pub dispatch: Dispatch,
+}
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub name: String,
+    pub ty: Ty,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dispatch {
+    /// Decided by the JSON kind (string, number, array, object, ...): every variant has its own kind.
+    Kind,
+    /// Decided by one field's literal value, read before the rest of the object.
+    Tag(Tag),
+    /// Decided by which keys are present; the object is buffered once.
+    Shape,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tag {
+    pub field: String,
+    /// Literal value -> variant index; nested unions contribute all their values.
+    pub cases: Vec<(String, usize)>,
+    /// Variant used when the field is absent.
+    pub on_absent: Option<usize>,
+    /// Variant used for values no case names; `None` keeps them in an `Unknown` variant.
+    pub on_other: Option<usize>,
+}
+
+/// The JSON kind a type reads from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum JsonKind {
+    Null,
+    Boolean,
+    Integer,
+    Number,
+    String,
+    Array,
+    Object,
+    Any,
+}
+
+impl TypeSpace {
+    pub fn module(&self, name: &str) -> Option<&Module> {
+        self.modules.iter().find(|m| m.name == name)
+    }
+
+    pub fn item(&self, r: &TypeRef) -> Option<&Item> {
+        self.module(&r.module)?.items.iter().find(|i| i.name == r.name)
+    }
+
+    /// Follows aliases to the item that defines the type's shape.
+    pub fn deref<'a>(&'a self, ty: &'a Ty) -> Ty {
+        let mut t = ty.clone();
+        for _ in 0..64 {
+            match &t {
+                Ty::Named(r) => match self.item(r).map(|i| &i.kind) {
+                    Some(ItemKind::Alias(inner)) => t = inner.clone(),
+                    _ => return t,
+                },
+                _ => return t,
+            }
+        }
+        t
+    }
+
+    pub fn kind_of(&self, ty: &Ty) -> JsonKind {
+        match self.deref(ty) {
+            Ty::String => JsonKind::String,
+            Ty::Integer => JsonKind::Integer,
+            Ty::Number => JsonKind::Number,
+            Ty::Boolean => JsonKind::Boolean,
+            Ty::Null => JsonKind::Null,
+            Ty::Value | Ty::Nullable(_) | Ty::Binding(_) => JsonKind::Any,
+            Ty::Object | Ty::Map(_) => JsonKind::Object,
+            Ty::Array(_) => JsonKind::Array,
+            Ty::Named(r) => match self.item(&r).map(|i| &i.kind) {
+                Some(ItemKind::Struct(_)) => JsonKind::Object,
+                Some(ItemKind::StringEnum(_)) => JsonKind::String,
+                Some(ItemKind::Union(u)) => {
+                    let kinds: Vec<JsonKind> = u.variants.iter().map(|v| self.kind_of(&v.ty)).collect();
+                    if kinds.iter().all(|k| *k == kinds[0]) {
+                        kinds[0]
+                    } else {
+                        JsonKind::Any
+                    }
+                }
+                _ => JsonKind::Any,
+            },
+        }
+    }
+
+    pub fn struct_of(&self, ty: &Ty) -> Option<(&Item, &Struct)> {
+        let Ty::Named(r) = self.deref(ty) else { return None };
+        let item = self.item(&r)?;
+        match &item.kind {
+            ItemKind::Struct(s) => Some((item, s)),
+            _ => None,
+        }
+    }
+
+    pub fn union_of(&self, ty: &Ty) -> Option<(&Item, &Union)> {
+        let Ty::Named(r) = self.deref(ty) else { return None };
+        let item = self.item(&r)?;
+        match &item.kind {
+            ItemKind::Union(u) => Some((item, u)),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! Stage 1: read TypeScript with swc and lower it into syntax-level declarations.
+//!
+//! Only the type-level subset the MCP schemas use is accepted; anything else is
+//! reported with its `file:line:col` instead of being skipped.
+
+mod jsdoc;
+mod lower;
+
+pub use jsdoc::Doc;
+pub use lower::parse_file;
+
+use crate::diagnostics::Location;
+
+/// One parsed input file, declarations in source order.
+#[derive(Debug, Clone)]
+pub struct File {
+    pub path: String,
+    pub imports: Vec<Import>,
+    pub decls: Vec<Decl>,
+}
+
+/// `import type { A, B as C } from "module"`.
+#[derive(Debug, Clone)]
+pub struct Import {
+    pub module: String,
+    pub imported: String,
+    pub local: String,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone)]
+pub struct Decl {
+    pub name: String,
+    pub exported: bool,
+    pub doc: Doc,
+    pub location: Location,
+    pub kind: DeclKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum DeclKind {
+    Interface { extends: Vec<TypeExpr>, body: ObjectType },
+    Alias(TypeExpr),
+    /// `const X = <literal>` or `declare const X: <type>`.
+    Const(ConstValue),
+}
+
+#[derive(Debug, Clone)]
+pub enum ConstValue {
+    Literal(Literal),
+    Typed(TypeExpr),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    Str(String),
+    /// Kept as written so integers stay exact.
+    Num(String),
+    Bool(bool),
+}
+
+impl Literal {
+    pub fn describe(&self) -> String {
+        match self {
+            Literal::Str(s) => format!("{s:?}"),
+            Literal::Num(n) => n.clone(),
+            Literal::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keyword {
+    String,
+    Number,
+    Boolean,
+    Null,
+    Undefined,
+    Unknown,
+    Any,
+    Never,
+    Object,
+}
+
+#[derive(Debug, Clone)]
+pub struct TypeExpr {
+    pub location: Location,
+    pub kind: TypeKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum TypeKind {
+    Keyword(Keyword),
+    Literal(Literal),
+    /// A named type, possibly generic: `Foo`, `Omit<A, "x">`, `Record<K, V>`, `Array<T>`.
+    Ref { name: String, args: Vec<TypeExpr> },
+    Array(Box<TypeExpr>),
+    Union(Vec<TypeExpr>),
+    Intersection(Vec<TypeExpr>),
+    Object(ObjectType),
+    /// `typeof CONSTANT`.
+    TypeOf(String),
+    /// `T["key"]`.
+    Indexed { object: Box<TypeExpr>, key: String },
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ObjectType {
+    pub members: Vec<Member>,
+    /// `[key: string]: T`.
+    pub index: Option<Box<TypeExpr>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub name: String,
+    pub optional: bool,
+    pub ty: TypeExpr,
+    pub doc: Doc,
+    pub location: Location,
+}

@@ -1,0 +1,718 @@
+//! One module's declarations -> items.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use heck::ToUpperCamelCase;
+
+use crate::config::{Config, ModuleConfig};
+use crate::diagnostics::{Diagnostic, Diagnostics, Location};
+use crate::ir::*;
+use crate::parse::{ConstValue, Decl, DeclKind, Doc, File, Keyword, Literal, Member, ObjectType, TypeExpr, TypeKind};
+
+/// An object type with its members flattened: what an interface, an
+/// intersection or an `Omit<...>` amounts to.
+#[derive(Debug, Clone, Default)]
+struct Shape {
+    fields: Vec<Field>,
+    index: Option<Ty>,
+    alternatives: Vec<Vec<String>>,
+}
+
+impl Shape {
+    /// Adds or replaces a field; a replaced field keeps its position.
+    fn put(&mut self, f: Field) {
+        match self.fields.iter_mut().find(|g| g.name == f.name) {
+            Some(g) => *g = f,
+            None => self.fields.push(f),
+        }
+    }
+
+    fn merge(&mut self, other: Shape) {
+        for f in other.fields {
+            // An intersection refines: a literal or a concrete type wins over the general one.
+            match self.fields.iter_mut().find(|g| g.name == f.name) {
+                Some(g) => {
+                    let optional = g.optional && f.optional;
+                    *g = Field { optional, ..f };
+                }
+                None => self.fields.push(f),
+            }
+        }
+        if other.index.is_some() {
+            self.index = other.index;
+        }
+        self.alternatives.extend(other.alternatives);
+    }
+}
+
+/// How to name an inline type found at this spot.
+#[derive(Clone)]
+struct Naming {
+    parent: String,
+    path: String,
+    name: String,
+}
+
+impl Naming {
+    fn root(name: &str) -> Naming {
+        Naming { parent: name.to_string(), path: String::new(), name: name.to_string() }
+    }
+
+    fn field(&self, field: &str) -> Naming {
+        let path = if self.path.is_empty() { field.to_string() } else { format!("{}.{field}", self.path) };
+        Naming { parent: self.parent.clone(), path, name: format!("{}{}", self.name, field.to_upper_camel_case()) }
+    }
+
+    fn suffix(&self, path_suffix: &str, name_suffix: &str) -> Naming {
+        Naming { parent: self.parent.clone(), path: format!("{}{path_suffix}", self.path), name: format!("{}{name_suffix}", self.name) }
+    }
+}
+
+struct Lowerer<'a> {
+    file: &'a File,
+    module: &'a ModuleConfig,
+    config: &'a Config,
+    prior: &'a TypeSpace,
+    diags: &'a mut Diagnostics,
+    decls: BTreeMap<&'a str, &'a Decl>,
+    imports: BTreeMap<String, TypeRef>,
+    shapes: BTreeMap<String, Option<Shape>>,
+    in_progress: BTreeSet<String>,
+    taken: BTreeSet<String>,
+    /// Inline items found while lowering each declaration, emitted right after it.
+    inline: Vec<Vec<Item>>,
+    inline_of: BTreeMap<String, Vec<Item>>,
+}
+
+pub fn lower_module(file: &File, module: &ModuleConfig, config: &Config, prior: &TypeSpace, diags: &mut Diagnostics) -> Module {
+    let mut lw = Lowerer {
+        file,
+        module,
+        config,
+        prior,
+        diags,
+        decls: BTreeMap::new(),
+        imports: BTreeMap::new(),
+        shapes: BTreeMap::new(),
+        in_progress: BTreeSet::new(),
+        taken: BTreeSet::new(),
+        inline: Vec::new(),
+        inline_of: BTreeMap::new(),
+    };
+    lw.index();
+    let mut items = Vec::new();
+    for decl in &file.decls {
+        lw.inline.push(Vec::new());
+        let kind = lw.lower_decl(decl);
+        let mut inline = lw.inline.pop().unwrap_or_default();
+        if let Some(mut earlier) = lw.inline_of.remove(&decl.name) {
+            earlier.append(&mut inline);
+            inline = earlier;
+        }
+        if let Some(kind) = kind {
+            items.push(Item {
+                name: decl.name.clone(),
+                doc: decl.doc.clone(),
+                location: decl.location.clone(),
+                origin: Origin::Declared { exported: decl.exported },
+                kind,
+            });
+        }
+        items.extend(inline);
+    }
+    let mut uses: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for imp in lw.imports.values() {
+        uses.entry(imp.module.clone()).or_default().push(imp.name.clone());
+    }
+    Module {
+        name: module.name.clone(),
+        feature: module.feature.clone(),
+        title: module.title.clone(),
+        source: module.input.clone(),
+        uses: uses.into_iter().collect(),
+        items,
+        requests: Vec::new(),
+        notifications: Vec::new(),
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    fn err(&mut self, at: &Location, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::new(at, msg));
+    }
+
+    fn index(&mut self) {
+        let file: &'a File = self.file;
+        for d in &file.decls {
+            if self.decls.insert(d.name.as_str(), d).is_some() {
+                self.diags.push(Diagnostic::new(&d.location, format!("`{}` is declared twice (declaration merging is not supported)", d.name)));
+            }
+            self.taken.insert(d.name.clone());
+        }
+        for imp in &file.imports {
+            let Some(target) = self.module.imports.get(&imp.module) else {
+                self.diags.push(
+                    Diagnostic::new(&imp.location, format!("import from `{}` is not bound to a generated module", imp.module))
+                        .with_hint(format!("add `\"{}\" = \"<module>\"` under [module.imports] for `{}` in schema/codegen.toml", imp.module, self.module.name)),
+                );
+                continue;
+            };
+            let r = TypeRef { module: target.clone(), name: imp.imported.clone() };
+            if self.prior.item(&r).is_none() {
+                self.diags.push(Diagnostic::new(&imp.location, format!("`{}` is not a type of module `{target}` (modules must be generated before the modules that import them)", imp.imported)));
+                continue;
+            }
+            self.taken.insert(imp.local.clone());
+            self.imports.insert(imp.local.clone(), r);
+        }
+    }
+
+    fn lower_decl(&mut self, decl: &'a Decl) -> Option<ItemKind> {
+        let naming = Naming::root(&decl.name);
+        match &decl.kind {
+            DeclKind::Interface { .. } => {
+                let shape = self.decl_shape(&decl.name, &decl.location)?;
+                Some(ItemKind::Struct(self.to_struct(&decl.name, shape)))
+            }
+            DeclKind::Alias(target) => self.lower_alias(&decl.name, target, &naming),
+            DeclKind::Const(ConstValue::Literal(l)) => Some(ItemKind::Const(l.clone())),
+            DeclKind::Const(ConstValue::Typed(t)) => match self.literal_of(t) {
+                Some(l) => Some(ItemKind::Const(l)),
+                None => {
+                    self.err(&t.location, format!("the type of constant `{}` must name a single literal", decl.name));
+                    None
+                }
+            },
+        }
+    }
+
+    fn lower_alias(&mut self, name: &str, target: &TypeExpr, naming: &Naming) -> Option<ItemKind> {
+        if let Some(b) = self.config.bindings.get(name) {
+            return Some(ItemKind::Alias(Ty::Binding(b.rust.clone())));
+        }
+        match &target.kind {
+            TypeKind::Union(_) => match self.union_members(target, naming)? {
+                Members::Strings { values, open } => Some(ItemKind::StringEnum(StringEnum { values, open })),
+                Members::One(ty) => Some(ItemKind::Alias(ty)),
+                Members::Many(variants) => Some(ItemKind::Union(Union { variants, dispatch: Dispatch::Shape })),
+                Members::Nullable(ty) => Some(ItemKind::Alias(Ty::Nullable(Box::new(ty)))),
+            },
+            _ if is_struct_like(target) => {
+                let shape = self.decl_shape(name, &target.location)?;
+                Some(ItemKind::Struct(self.to_struct(name, shape)))
+            }
+            _ => Some(ItemKind::Alias(self.to_ty(target, naming, false)?)),
+        }
+    }
+
+    fn to_struct(&mut self, name: &str, shape: Shape) -> Struct {
+        let mut fields = shape.fields;
+        for fl in &self.config.field_literals {
+            if fl.type_name == name && (fl.modules.is_empty() || fl.modules.contains(&self.module.name)) {
+                match fields.iter_mut().find(|f| f.name == fl.field) {
+                    Some(f) => {
+                        f.literal = Some(Literal::Str(fl.value.clone()));
+                        f.ty = Ty::String;
+                    }
+                    None => {
+                        let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
+                        self.err(&at, format!("schema/codegen.toml: field_literal names `{name}.{}`, which has no such field", fl.field));
+                    }
+                }
+            }
+        }
+        let rest_declared = shape.index.is_some();
+        Struct { fields, rest: shape.index.unwrap_or(Ty::Value), rest_declared, alternatives: shape.alternatives }
+    }
+
+    /// The flattened shape of a declared interface or object alias, computed once.
+    fn decl_shape(&mut self, name: &str, at: &Location) -> Option<Shape> {
+        if let Some(s) = self.shapes.get(name) {
+            return s.clone();
+        }
+        if let Some(r) = self.imports.get(name).cloned() {
+            return self.prior_shape(&r, at);
+        }
+        let Some(decl) = self.decls.get(name).copied() else {
+            self.err(at, format!("unknown type `{name}`"));
+            return None;
+        };
+        if !self.in_progress.insert(name.to_string()) {
+            self.err(at, format!("`{name}` extends itself"));
+            return None;
+        }
+        // Inline types met here belong to `name`, wherever the lowering started.
+        self.inline.push(Vec::new());
+        let naming = Naming::root(name);
+        let shape = match &decl.kind {
+            DeclKind::Interface { extends, body } => {
+                let mut shape = Shape::default();
+                let mut ok = true;
+                for base in extends {
+                    match self.shape_of(base, &naming) {
+                        Some(s) => {
+                            for f in s.fields {
+                                shape.put(f);
+                            }
+                            if s.index.is_some() {
+                                shape.index = s.index;
+                            }
+                            shape.alternatives.extend(s.alternatives);
+                        }
+                        None => ok = false,
+                    }
+                }
+                match self.members_shape(body, &naming) {
+                    Some(own) => {
+                        for f in own.fields {
+                            shape.put(f);
+                        }
+                        if own.index.is_some() {
+                            shape.index = own.index;
+                        }
+                    }
+                    None => ok = false,
+                }
+                ok.then_some(shape)
+            }
+            DeclKind::Alias(t) => self.shape_of(t, &naming),
+            DeclKind::Const(_) => {
+                self.err(at, format!("`{name}` is a constant, not an object type"));
+                None
+            }
+        };
+        let found = self.inline.pop().unwrap_or_default();
+        self.inline_of.entry(name.to_string()).or_default().extend(found);
+        self.in_progress.remove(name);
+        self.shapes.insert(name.to_string(), shape.clone());
+        shape
+    }
+
+    fn prior_shape(&mut self, r: &TypeRef, at: &Location) -> Option<Shape> {
+        match self.prior.item(r).map(|i| &i.kind) {
+            Some(ItemKind::Struct(s)) => Some(Shape {
+                fields: s.fields.clone(),
+                index: s.rest_declared.then(|| s.rest.clone()),
+                alternatives: s.alternatives.clone(),
+            }),
+            _ => {
+                self.err(at, format!("`{}` in module `{}` is not an object type", r.name, r.module));
+                None
+            }
+        }
+    }
+
+    /// The shape of a type used where an object is expected: after `extends`, in an intersection, as `Omit`'s base.
+    fn shape_of(&mut self, t: &TypeExpr, naming: &Naming) -> Option<Shape> {
+        match &t.kind {
+            TypeKind::Object(o) => self.members_shape(o, naming),
+            TypeKind::Ref { name, args } => match (name.as_str(), args.as_slice()) {
+                ("Omit", [base, keys]) => {
+                    let mut shape = self.shape_of(base, naming)?;
+                    let keys = self.literal_strings(keys)?;
+                    for k in &keys {
+                        if !shape.fields.iter().any(|f| &f.name == k) {
+                            self.err(&t.location, format!("`Omit` removes `{k}`, which the base type does not have"));
+                        }
+                    }
+                    shape.fields.retain(|f| !keys.contains(&f.name));
+                    Some(shape)
+                }
+                ("Partial", [base]) => {
+                    let mut shape = self.shape_of(base, naming)?;
+                    for f in &mut shape.fields {
+                        f.optional = true;
+                    }
+                    Some(shape)
+                }
+                ("Record", [k, v]) if !matches!(k.kind, TypeKind::Keyword(Keyword::String)) => {
+                    let keys = self.literal_strings(k)?;
+                    let (v, optional) = strip_undefined(v);
+                    let mut shape = Shape::default();
+                    for key in keys {
+                        let ty = self.to_ty(&v, &naming.field(&key), false)?;
+                        shape.put(Field { name: key, ty, optional, literal: None, never: false, doc: Doc::default(), location: t.location.clone() });
+                    }
+                    Some(shape)
+                }
+                ("Record", [_, v]) => {
+                    let ty = self.to_ty(v, &naming.suffix("{}", "Value"), false)?;
+                    Some(Shape { index: Some(ty), ..Shape::default() })
+                }
+                (_, []) => self.decl_shape(name, &t.location),
+                _ => {
+                    self.err(&t.location, format!("`{name}<...>` is not supported here; supported generics are Omit, Partial, Record and Array"));
+                    None
+                }
+            },
+            TypeKind::Intersection(parts) => {
+                let mut shape = Shape::default();
+                for p in parts {
+                    let s = self.shape_of(p, naming)?;
+                    shape.merge(s);
+                }
+                Some(shape)
+            }
+            TypeKind::Union(members) => {
+                // Alternatives inside an intersection, e.g. `({ a } | { b? }) & C`: one struct that can hold
+                // every alternative; a field is required only where every alternative requires it.
+                let mut merged = Shape::default();
+                let mut alternatives = Vec::new();
+                let mut required_in_all: Option<BTreeSet<String>> = None;
+                for m in members {
+                    let s = self.shape_of(m, naming)?;
+                    let req: BTreeSet<String> = s.fields.iter().filter(|f| !f.optional).map(|f| f.name.clone()).collect();
+                    alternatives.push(req.iter().cloned().collect::<Vec<_>>());
+                    required_in_all = Some(match required_in_all {
+                        None => req,
+                        Some(prev) => prev.intersection(&req).cloned().collect(),
+                    });
+                    for f in s.fields {
+                        if !merged.fields.iter().any(|g| g.name == f.name) {
+                            merged.fields.push(f);
+                        }
+                    }
+                }
+                let required = required_in_all.unwrap_or_default();
+                for f in &mut merged.fields {
+                    f.optional = !required.contains(&f.name);
+                }
+                merged.alternatives = alternatives;
+                Some(merged)
+            }
+            _ => {
+                self.err(&t.location, "expected an object type here");
+                None
+            }
+        }
+    }
+
+    fn members_shape(&mut self, o: &ObjectType, naming: &Naming) -> Option<Shape> {
+        let mut shape = Shape::default();
+        let mut ok = true;
+        for m in &o.members {
+            match self.field(m, naming) {
+                Some(f) => shape.put(f),
+                None => ok = false,
+            }
+        }
+        if let Some(ix) = &o.index {
+            match self.to_ty(ix, &naming.suffix("{}", "Value"), false) {
+                Some(t) => shape.index = Some(t),
+                None => ok = false,
+            }
+        }
+        ok.then_some(shape)
+    }
+
+    fn field(&mut self, m: &Member, naming: &Naming) -> Option<Field> {
+        let (ty_expr, undefined) = strip_undefined(&m.ty);
+        let optional = m.optional || undefined;
+        let base = Field { name: m.name.clone(), ty: Ty::Value, optional, literal: None, never: false, doc: m.doc.clone(), location: m.location.clone() };
+        if matches!(ty_expr.kind, TypeKind::Keyword(Keyword::Never)) {
+            return Some(Field { never: true, optional: true, ..base });
+        }
+        if let Some(lit) = self.literal_of(&ty_expr) {
+            let ty = match &lit {
+                Literal::Str(_) => Ty::String,
+                Literal::Num(n) if n.contains(['.', 'e', 'E']) => Ty::Number,
+                Literal::Num(_) => Ty::Integer,
+                Literal::Bool(_) => Ty::Boolean,
+            };
+            return Some(Field { ty, literal: Some(lit), ..base });
+        }
+        let float = m.doc.tag("TJS-type") == Some("number");
+        let ty = self.to_ty(&ty_expr, &naming.field(&m.name), float)?;
+        Some(Field { ty, ..base })
+    }
+
+    /// A type that stands for exactly one literal: `"x"`, `typeof CONST`, `T["field"]` of a literal field.
+    fn literal_of(&mut self, t: &TypeExpr) -> Option<Literal> {
+        match &t.kind {
+            TypeKind::Literal(l) => Some(l.clone()),
+            TypeKind::TypeOf(name) => match self.decls.get(name.as_str()).map(|d| &d.kind) {
+                Some(DeclKind::Const(ConstValue::Literal(l))) => Some(l.clone()),
+                _ => {
+                    self.err(&t.location, format!("`typeof {name}` must name a literal constant of this file"));
+                    None
+                }
+            },
+            TypeKind::Indexed { object, key } => {
+                let TypeKind::Ref { name, args } = &object.kind else {
+                    self.err(&t.location, "indexed access must start from a named type");
+                    return None;
+                };
+                if !args.is_empty() {
+                    self.err(&t.location, "indexed access on a generic type is not supported");
+                    return None;
+                }
+                let shape = self.decl_shape(name, &t.location)?;
+                match shape.fields.iter().find(|f| &f.name == key) {
+                    Some(Field { literal: Some(l), .. }) => Some(l.clone()),
+                    Some(_) => {
+                        self.err(&t.location, format!("`{name}[\"{key}\"]` is not a literal type; only literal fields can be indexed"));
+                        None
+                    }
+                    None => {
+                        self.err(&t.location, format!("`{name}` has no field `{key}`"));
+                        None
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn literal_strings(&mut self, t: &TypeExpr) -> Option<Vec<String>> {
+        match &t.kind {
+            TypeKind::Literal(Literal::Str(s)) => Some(vec![s.clone()]),
+            TypeKind::Union(ms) => {
+                let mut out = Vec::new();
+                for m in ms {
+                    out.extend(self.literal_strings(m)?);
+                }
+                Some(out)
+            }
+            TypeKind::Ref { name, args } if args.is_empty() => match self.decls.get(name.as_str()).map(|d| &d.kind) {
+                Some(DeclKind::Alias(inner)) => {
+                    let inner = inner.clone();
+                    self.literal_strings(&inner)
+                }
+                _ => {
+                    self.err(&t.location, format!("`{name}` is not a union of string literals"));
+                    None
+                }
+            },
+            _ => {
+                self.err(&t.location, "expected a string literal or a union of string literals");
+                None
+            }
+        }
+    }
+
+    fn to_ty(&mut self, t: &TypeExpr, naming: &Naming, float: bool) -> Option<Ty> {
+        match &t.kind {
+            TypeKind::Keyword(k) => match k {
+                Keyword::String => Some(Ty::String),
+                Keyword::Number if float => Some(Ty::Number),
+                Keyword::Number => Some(Ty::Integer),
+                Keyword::Boolean => Some(Ty::Boolean),
+                Keyword::Null => Some(Ty::Null),
+                Keyword::Unknown | Keyword::Any => Some(Ty::Value),
+                Keyword::Object => Some(Ty::Object),
+                Keyword::Undefined => {
+                    self.err(&t.location, "`undefined` is only supported as a union member of an optional field");
+                    None
+                }
+                Keyword::Never => {
+                    self.err(&t.location, "`never` is only supported as the type of an optional field");
+                    None
+                }
+            },
+            TypeKind::Literal(_) | TypeKind::TypeOf(_) | TypeKind::Indexed { .. } => {
+                let lit = self.literal_of(t)?;
+                match lit {
+                    Literal::Str(s) => self.synth(naming, t, ItemKind::StringEnum(StringEnum { values: vec![s], open: false })),
+                    other => {
+                        self.err(&t.location, format!("the literal type {} is only supported as a field type", other.describe()));
+                        None
+                    }
+                }
+            }
+            TypeKind::Ref { name, args } => self.ref_ty(t, name, args, naming, float),
+            TypeKind::Array(e) => Some(Ty::Array(Box::new(self.to_ty(e, &naming.suffix("[]", "Item"), float)?))),
+            TypeKind::Union(_) => match self.union_members(t, naming)? {
+                Members::One(ty) => Some(ty),
+                Members::Nullable(ty) => Some(Ty::Nullable(Box::new(ty))),
+                Members::Strings { values, open } => self.synth(naming, t, ItemKind::StringEnum(StringEnum { values, open })),
+                Members::Many(variants) => self.synth(naming, t, ItemKind::Union(Union { variants, dispatch: Dispatch::Shape })),
+            },
+            TypeKind::Intersection(_) => {
+                let shape = self.shape_of(t, naming)?;
+                let s = self.to_struct(&naming.name, shape);
+                self.synth(naming, t, ItemKind::Struct(s))
+            }
+            TypeKind::Object(o) => {
+                if o.members.is_empty() {
+                    return match &o.index {
+                        None => Some(Ty::Object),
+                        Some(ix) => match self.to_ty(ix, &naming.suffix("{}", "Value"), float)? {
+                            Ty::Value => Some(Ty::Object),
+                            v => Some(Ty::Map(Box::new(v))),
+                        },
+                    };
+                }
+                let shape = self.members_shape(o, naming)?;
+                let s = self.to_struct(&naming.name, shape);
+                self.synth(naming, t, ItemKind::Struct(s))
+            }
+        }
+    }
+
+    fn ref_ty(&mut self, t: &TypeExpr, name: &str, args: &[TypeExpr], naming: &Naming, float: bool) -> Option<Ty> {
+        match (name, args) {
+            ("Array", [e]) => return Some(Ty::Array(Box::new(self.to_ty(e, &naming.suffix("[]", "Item"), float)?))),
+            ("Record", [k, v]) if matches!(k.kind, TypeKind::Keyword(Keyword::String)) => {
+                return match self.to_ty(v, &naming.suffix("{}", "Value"), float)? {
+                    Ty::Value => Some(Ty::Object),
+                    v => Some(Ty::Map(Box::new(v))),
+                };
+            }
+            ("Record" | "Omit" | "Partial", _) => {
+                let shape = self.shape_of(t, naming)?;
+                let s = self.to_struct(&naming.name, shape);
+                return self.synth(naming, t, ItemKind::Struct(s));
+            }
+            (_, [_, ..]) => {
+                self.err(&t.location, format!("`{name}<...>` is not supported; supported generics are Omit, Partial, Record and Array"));
+                return None;
+            }
+            _ => {}
+        }
+        if let Some(r) = self.imports.get(name) {
+            return Some(Ty::Named(r.clone()));
+        }
+        match self.decls.get(name).map(|d| &d.kind) {
+            Some(DeclKind::Const(_)) => {
+                self.err(&t.location, format!("`{name}` is a constant; use `typeof {name}`"));
+                None
+            }
+            Some(_) => Some(Ty::Named(TypeRef { module: self.module.name.clone(), name: name.to_string() })),
+            None => {
+                self.err(&t.location, format!("unknown type `{name}`"));
+                None
+            }
+        }
+    }
+
+    fn union_members(&mut self, t: &TypeExpr, naming: &Naming) -> Option<Members> {
+        let mut flat = Vec::new();
+        flatten_union(t, &mut flat);
+        let nullable = flat.iter().any(|m| matches!(m.kind, TypeKind::Keyword(Keyword::Null)));
+        let rest: Vec<&TypeExpr> = flat.iter().copied().filter(|m| !matches!(m.kind, TypeKind::Keyword(Keyword::Null | Keyword::Undefined))).collect();
+        if flat.iter().any(|m| matches!(m.kind, TypeKind::Keyword(Keyword::Undefined))) {
+            self.err(&t.location, "`undefined` is only supported as a union member of an optional field");
+            return None;
+        }
+        let string_like = |m: &TypeExpr| matches!(m.kind, TypeKind::Literal(Literal::Str(_)) | TypeKind::Keyword(Keyword::String));
+        if rest.len() > 1 && rest.iter().all(|m| string_like(m)) {
+            let mut values = Vec::new();
+            let mut open = false;
+            for m in &rest {
+                match &m.kind {
+                    TypeKind::Literal(Literal::Str(s)) if !values.contains(s) => values.push(s.clone()),
+                    TypeKind::Keyword(Keyword::String) => open = true,
+                    _ => {}
+                }
+            }
+            if values.is_empty() {
+                return Some(Members::One(Ty::String));
+            }
+            if nullable {
+                let ty = self.synth(naming, t, ItemKind::StringEnum(StringEnum { values, open }))?;
+                return Some(Members::Nullable(ty));
+            }
+            return Some(Members::Strings { values, open });
+        }
+        if rest.len() == 1 {
+            let ty = self.to_ty(rest[0], naming, false)?;
+            return Some(if nullable { Members::Nullable(ty) } else { Members::One(ty) });
+        }
+        let mut variants: Vec<Variant> = Vec::new();
+        for (i, m) in rest.iter().enumerate() {
+            let ty = self.to_ty(m, &naming.suffix(&format!("|{}", i + 1), &format!("{}", i + 1)), false)?;
+            let vname = variant_name(&ty);
+            if variants.iter().any(|v| v.name == vname) {
+                self.err(&m.location, format!("two members of this union would both be called `{vname}`"));
+                return None;
+            }
+            variants.push(Variant { name: vname, ty });
+        }
+        if nullable {
+            variants.push(Variant { name: "Null".into(), ty: Ty::Null });
+        }
+        Some(Members::Many(variants))
+    }
+
+    /// Adds an inline type under its `{Parent}{Field}` name (or the configured one) and refers to it.
+    fn synth(&mut self, naming: &Naming, t: &TypeExpr, kind: ItemKind) -> Option<Ty> {
+        let key = format!("{}.{}", naming.parent, naming.path);
+        let name = self.config.inline_names.get(&key).cloned().unwrap_or_else(|| naming.name.clone());
+        if !self.taken.insert(name.clone()) {
+            self.diags.push(
+                Diagnostic::new(&t.location, format!("the inline type at `{key}` would be named `{name}`, which is already taken"))
+                    .with_hint(format!("name it under [inline_names] in schema/codegen.toml: \"{key}\" = \"...\"")),
+            );
+            return None;
+        }
+        let doc = Doc::default();
+        let item = Item {
+            name: name.clone(),
+            doc,
+            location: t.location.clone(),
+            origin: Origin::Inline { parent: naming.parent.clone(), path: naming.path.clone() },
+            kind,
+        };
+        match self.inline.last_mut() {
+            Some(buf) => buf.push(item),
+            None => self.inline_of.entry(naming.parent.clone()).or_default().push(item),
+        }
+        Some(Ty::Named(TypeRef { module: self.module.name.clone(), name }))
+    }
+}
+
+enum Members {
+    One(Ty),
+    Nullable(Ty),
+    Strings { values: Vec<String>, open: bool },
+    Many(Vec<Variant>),
+}
+
+fn is_string_key(args: &[TypeExpr]) -> bool {
+    matches!(args.first().map(|a| &a.kind), Some(TypeKind::Keyword(Keyword::String)))
+}
+
+/// Alias targets that define an object of their own (and so become a struct named after the alias).
+fn is_struct_like(t: &TypeExpr) -> bool {
+    match &t.kind {
+        TypeKind::Intersection(_) => true,
+        TypeKind::Object(o) => !o.members.is_empty(),
+        TypeKind::Ref { name, args } => matches!(name.as_str(), "Omit" | "Partial") || (name == "Record" && !is_string_key(args)),
+        _ => false,
+    }
+}
+
+fn flatten_union<'t>(t: &'t TypeExpr, out: &mut Vec<&'t TypeExpr>) {
+    match &t.kind {
+        TypeKind::Union(ms) => ms.iter().for_each(|m| flatten_union(m, out)),
+        _ => out.push(t),
+    }
+}
+
+/// Removes `undefined` from a union; says whether it was there.
+fn strip_undefined(t: &TypeExpr) -> (TypeExpr, bool) {
+    let TypeKind::Union(ms) = &t.kind else { return (t.clone(), false) };
+    let kept: Vec<TypeExpr> = ms.iter().filter(|m| !matches!(m.kind, TypeKind::Keyword(Keyword::Undefined))).cloned().collect();
+    if kept.len() == ms.len() {
+        return (t.clone(), false);
+    }
+    let t = if kept.len() == 1 { kept.into_iter().next().unwrap() } else { TypeExpr { location: t.location.clone(), kind: TypeKind::Union(kept) } };
+    (t, true)
+}
+
+fn variant_name(ty: &Ty) -> String {
+    match ty {
+        Ty::String => "String".into(),
+        Ty::Integer => "Integer".into(),
+        Ty::Number => "Number".into(),
+        Ty::Boolean => "Boolean".into(),
+        Ty::Null => "Null".into(),
+        Ty::Value => "Value".into(),
+        Ty::Object => "Object".into(),
+        Ty::Named(r) => r.name.clone(),
+        Ty::Binding(b) => b.rsplit("::").next().unwrap_or(b).to_upper_camel_case(),
+        Ty::Array(inner) => format!("{}Array", variant_name(inner)),
+        Ty::Map(inner) => format!("{}Map", variant_name(inner)),
+        Ty::Nullable(inner) => format!("Nullable{}", variant_name(inner)),
+    }
+}

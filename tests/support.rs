@@ -1,0 +1,58 @@
+//! Helpers shared by the workspace tests.
+
+use std::path::{Path, PathBuf};
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ is inside the workspace").to_path_buf()
+}
+
+/// The synced upstream folder; panics with the command to run when it is missing.
+pub fn upstream() -> PathBuf {
+    let dir = workspace_root().join("upstream");
+    assert!(
+        dir.join("mcp-spec").is_dir(),
+        "upstream inputs are not synced: run `cargo xtask schema sync` (with MCP_SCHEMA_MIRROR set, or network access)"
+    );
+    dir
+}
+
+/// Every `*.json` under `dir/<TypeName>/`, sorted, as (type name, path).
+pub fn example_files(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut types: Vec<_> = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    types.sort();
+    for t in types {
+        let name = t.file_name().unwrap().to_string_lossy().into_owned();
+        let mut files: Vec<_> = std::fs::read_dir(&t).unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+        files.sort();
+        for f in files {
+            out.push((name.clone(), f));
+        }
+    }
+    out
+}
+
+/// Counts for a test that checks many cases and prints `N passed, N failed`.
+#[derive(Default)]
+pub struct Tally {
+    pub passed: usize,
+    pub failures: Vec<String>,
+}
+
+impl Tally {
+    pub fn check(&mut self, ok: Result<(), String>) {
+        match ok {
+            Ok(()) => self.passed += 1,
+            Err(e) => self.failures.push(e),
+        }
+    }
+
+    /// Prints every failure and the closing counts, then fails the test if anything failed.
+    pub fn finish(self, what: &str) {
+        for f in &self.failures {
+            println!("FAIL {f}");
+        }
+        println!("{what}: {} passed, {} failed", self.passed, self.failures.len());
+        assert!(self.failures.is_empty(), "{what}: {} failed (see above)", self.failures.len());
+    }
+}

@@ -1,0 +1,68 @@
+//! Project tasks: `cargo xtask <command>`. The only place that writes files.
+
+mod codegen;
+mod sync;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  codegen [--check]        sync the pinned inputs, then regenerate generated/ (--check: fail if it is stale)
+  schema sync              fill upstream/ from $MCP_SCHEMA_MIRROR or the network, verifying sha256 pins
+  schema pin --from DIR    rewrite schema/pins.toml from a mirror folder (review the diff)
+  test                     schema sync, codegen --check, then every test of the workspace";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = workspace_root();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match args.as_slice() {
+        ["codegen"] => codegen::run(&root, false),
+        ["codegen", "--check"] => codegen::run(&root, true),
+        ["schema", "sync"] => schema_sync(&root),
+        ["schema", "pin", "--from", dir] => sync::pin_from(&root, Path::new(dir)).map(|n| println!("schema pin: {n} files pinned in {}", sync::PINS_FILE)).map_err(|e| e.to_string()),
+        ["test"] => test(&root),
+        ["help" | "--help" | "-h"] => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+pub fn schema_sync(root: &Path) -> Result<(), String> {
+    let report = sync::sync(root).map_err(|e| e.to_string())?;
+    println!("{report}");
+    Ok(())
+}
+
+/// The one command CI and the README use: inputs, drift, then every test.
+fn test(root: &Path) -> Result<(), String> {
+    codegen::run(root, true)?;
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root)
+        .args(["test", "--workspace", "--all-features", "--no-fail-fast"])
+        .status()
+        .map_err(|e| format!("could not run cargo test: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err("cargo test failed".into())
+    }
+}
