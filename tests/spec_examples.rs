@@ -21,6 +21,15 @@ const KNOWN_DISAGREEMENTS: &[(&str, &str, &str)] = &[
     ("ReadResourceResultResponse", "read-resource-result-response.json", "missing field `ttlMs`"),
 ];
 
+/// Examples that a union cannot tell apart from another of its members, because
+/// the two types accept exactly the same keys here: (type, file, union, reason).
+const AMBIGUOUS_IN_UNION: &[(&str, &str, &str, &str)] = &[(
+    "SubscriptionsListenResult",
+    "listen-closed.json",
+    "ServerResult",
+    "only `resultType` and `_meta`, which is an EmptyResult too; a client types results by the request they answer",
+)];
+
 fn check_version(v: &Version, tally: &mut Tally) {
     let dir = upstream().join("mcp-spec/schema").join(v.dir).join("examples");
     let files = example_files(&dir);
@@ -60,6 +69,14 @@ fn check_version(v: &Version, tally: &mut Tally) {
                 continue;
             }
             let label = format!("{label} as {union}");
+            if AMBIGUOUS_IN_UNION.iter().any(|(t, f, u, _)| *t == type_name && *f == file && u == union) {
+                // Still read and written back losslessly; only the variant is not this one.
+                tally.check(match (v.roundtrip)(union, &text).unwrap() {
+                    Ok((output, _)) => same(&label, &input, &output),
+                    Err(e) => Err(format!("{label}: {e}")),
+                });
+                continue;
+            }
             tally.check(match (v.roundtrip)(union, &text).unwrap() {
                 Ok((output, leaf)) if leaf == type_name => same(&label, &input, &output),
                 Ok((_, leaf)) => Err(format!("{label}: landed in `{leaf}`")),

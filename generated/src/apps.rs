@@ -75,7 +75,13 @@ impl __p::Shape for McpUiTheme {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -147,7 +153,13 @@ impl __p::Shape for McpUiDisplayMode {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -511,7 +523,13 @@ impl __p::Shape for McpUiStyleVariableKey {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -1373,85 +1391,301 @@ impl __p::Shape for McpUiStyles {
             v,
             &[],
             &[
-                "--color-background-primary",
-                "--color-background-secondary",
-                "--color-background-tertiary",
-                "--color-background-inverse",
-                "--color-background-ghost",
-                "--color-background-info",
-                "--color-background-danger",
-                "--color-background-success",
-                "--color-background-warning",
-                "--color-background-disabled",
-                "--color-text-primary",
-                "--color-text-secondary",
-                "--color-text-tertiary",
-                "--color-text-inverse",
-                "--color-text-ghost",
-                "--color-text-info",
-                "--color-text-danger",
-                "--color-text-success",
-                "--color-text-warning",
-                "--color-text-disabled",
-                "--color-border-primary",
-                "--color-border-secondary",
-                "--color-border-tertiary",
-                "--color-border-inverse",
-                "--color-border-ghost",
-                "--color-border-info",
-                "--color-border-danger",
-                "--color-border-success",
-                "--color-border-warning",
-                "--color-border-disabled",
-                "--color-ring-primary",
-                "--color-ring-secondary",
-                "--color-ring-inverse",
-                "--color-ring-info",
-                "--color-ring-danger",
-                "--color-ring-success",
-                "--color-ring-warning",
-                "--font-sans",
-                "--font-mono",
-                "--font-weight-normal",
-                "--font-weight-medium",
-                "--font-weight-semibold",
-                "--font-weight-bold",
-                "--font-text-xs-size",
-                "--font-text-sm-size",
-                "--font-text-md-size",
-                "--font-text-lg-size",
-                "--font-heading-xs-size",
-                "--font-heading-sm-size",
-                "--font-heading-md-size",
-                "--font-heading-lg-size",
-                "--font-heading-xl-size",
-                "--font-heading-2xl-size",
-                "--font-heading-3xl-size",
-                "--font-text-xs-line-height",
-                "--font-text-sm-line-height",
-                "--font-text-md-line-height",
-                "--font-text-lg-line-height",
-                "--font-heading-xs-line-height",
-                "--font-heading-sm-line-height",
-                "--font-heading-md-line-height",
-                "--font-heading-lg-line-height",
-                "--font-heading-xl-line-height",
-                "--font-heading-2xl-line-height",
-                "--font-heading-3xl-line-height",
-                "--border-radius-xs",
-                "--border-radius-sm",
-                "--border-radius-md",
-                "--border-radius-lg",
-                "--border-radius-xl",
-                "--border-radius-full",
-                "--border-width-regular",
-                "--shadow-hairline",
-                "--shadow-sm",
-                "--shadow-md",
-                "--shadow-lg",
+                (
+                    "--color-background-primary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-background-secondary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-background-tertiary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-background-inverse",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-background-ghost",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-background-info",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-background-danger",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-background-success",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-background-warning",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-background-disabled",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-primary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-secondary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-tertiary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-inverse",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-ghost",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-info",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-danger",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-success",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-warning",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-text-disabled",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-primary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-secondary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-tertiary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-inverse",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-ghost",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-info",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-danger",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-success",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-warning",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-border-disabled",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-ring-primary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-ring-secondary",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-ring-inverse",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-ring-info",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-ring-danger",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-ring-success",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--color-ring-warning",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("--font-sans", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("--font-mono", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "--font-weight-normal",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-weight-medium",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-weight-semibold",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-weight-bold",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-text-xs-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-text-sm-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-text-md-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-text-lg-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-xs-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-sm-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-md-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-lg-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-xl-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-2xl-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-3xl-size",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-text-xs-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-text-sm-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-text-md-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-text-lg-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-xs-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-sm-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-md-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-lg-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-xl-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-2xl-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--font-heading-3xl-line-height",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--border-radius-xs",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--border-radius-sm",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--border-radius-md",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--border-radius-lg",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--border-radius-xl",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--border-radius-full",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--border-width-regular",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "--shadow-hairline",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("--shadow-sm", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("--shadow-md", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("--shadow-lg", <::std::string::String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Request to open an external URL in the host's default browser.
@@ -1538,6 +1772,13 @@ impl __p::Shape for McpUiOpenLinkRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <McpUiOpenLinkRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("ui/open-link"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/open-link"))],
         )
@@ -1610,7 +1851,15 @@ impl __rt::SchemaType for McpUiOpenLinkRequestParams {
 }
 impl __p::Shape for McpUiOpenLinkRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["url"], &["url"], &[])
+        __p::score_object(
+            v,
+            &["url"],
+            &[("url", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["url"], &[])
     }
 }
 /// Result from opening a URL.
@@ -1684,7 +1933,15 @@ impl __rt::SchemaType for McpUiOpenLinkResult {
 }
 impl __p::Shape for McpUiOpenLinkResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["isError"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("isError", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Request to download a file through the host.
@@ -1776,6 +2033,18 @@ impl __p::Shape for McpUiDownloadFileRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <McpUiDownloadFileRequestParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/download-file"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/download-file"))],
         )
@@ -1819,6 +2088,15 @@ impl __p::Shape for McpUiDownloadFileRequestParamsContentsItem {
         [
             <crate::v2025_11_25::EmbeddedResource as __p::Shape>::score(v),
             <crate::v2025_11_25::ResourceLink as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <crate::v2025_11_25::EmbeddedResource as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ResourceLink as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -1971,7 +2249,22 @@ impl __rt::SchemaType for McpUiDownloadFileRequestParams {
 }
 impl __p::Shape for McpUiDownloadFileRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["contents"], &["contents"], &[])
+        __p::score_object(
+            v,
+            &["contents"],
+            &[
+                (
+                    "contents",
+                    <::std::vec::Vec<
+                        McpUiDownloadFileRequestParamsContentsItem,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["contents"], &[])
     }
 }
 /// Result from a file download request.
@@ -2045,7 +2338,15 @@ impl __rt::SchemaType for McpUiDownloadFileResult {
 }
 impl __p::Shape for McpUiDownloadFileResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["isError"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("isError", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Request to send a message to the host's chat interface.
@@ -2132,6 +2433,13 @@ impl __p::Shape for McpUiMessageRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <McpUiMessageRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("ui/message"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/message"))],
         )
@@ -2215,6 +2523,20 @@ impl __p::Shape for McpUiMessageRequestParams {
         __p::score_object(
             v,
             &["role", "content"],
+            &[
+                (
+                    "content",
+                    <::std::vec::Vec<
+                        crate::v2025_11_25::ContentBlock,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("role", true, __p::Lit::Str("user"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["role", "content"],
             &[("role", true, __p::Lit::Str("user"))],
         )
@@ -2291,7 +2613,15 @@ impl __rt::SchemaType for McpUiMessageResult {
 }
 impl __p::Shape for McpUiMessageResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["isError"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("isError", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Notification that the sandbox proxy iframe is ready to receive content.
@@ -2380,6 +2710,13 @@ impl __p::Shape for McpUiSandboxProxyReadyNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"))],
         )
@@ -2471,6 +2808,19 @@ impl __p::Shape for McpUiSandboxResourceReadyNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <McpUiSandboxResourceReadyNotificationParams as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/notifications/sandbox-resource-ready"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/sandbox-resource-ready"))],
         )
@@ -2569,7 +2919,23 @@ impl __rt::SchemaType for McpUiSandboxResourceReadyNotificationParams {
 }
 impl __p::Shape for McpUiSandboxResourceReadyNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["html"], &["html", "sandbox", "csp", "permissions"], &[])
+        __p::score_object(
+            v,
+            &["html"],
+            &[
+                ("html", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("sandbox", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("csp", <McpUiResourceCsp as __p::Shape>::fits as __p::Fit),
+                (
+                    "permissions",
+                    <McpUiResourcePermissions as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["html"], &[])
     }
 }
 /// Notification of UI size changes (View -> Host).
@@ -2656,6 +3022,18 @@ impl __p::Shape for McpUiSizeChangedNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <McpUiSizeChangedNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/notifications/size-changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/size-changed"))],
         )
@@ -2738,7 +3116,18 @@ impl __rt::SchemaType for McpUiSizeChangedNotificationParams {
 }
 impl __p::Shape for McpUiSizeChangedNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["width", "height"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("width", <i64 as __p::Shape>::fits as __p::Fit),
+                ("height", <i64 as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Notification containing complete tool arguments (Host -> View).
@@ -2823,6 +3212,18 @@ impl __p::Shape for McpUiToolInputNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <McpUiToolInputNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/notifications/tool-input"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/tool-input"))],
         )
@@ -2897,7 +3298,15 @@ impl __rt::SchemaType for McpUiToolInputNotificationParams {
 }
 impl __p::Shape for McpUiToolInputNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["arguments"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Notification containing partial/streaming tool arguments (Host -> View).
@@ -2982,6 +3391,19 @@ impl __p::Shape for McpUiToolInputPartialNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <McpUiToolInputPartialNotificationParams as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/notifications/tool-input-partial"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/tool-input-partial"))],
         )
@@ -3056,7 +3478,15 @@ impl __rt::SchemaType for McpUiToolInputPartialNotificationParams {
 }
 impl __p::Shape for McpUiToolInputPartialNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["arguments"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Notification containing tool execution result (Host -> View).
@@ -3142,6 +3572,18 @@ impl __p::Shape for McpUiToolResultNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <crate::v2025_11_25::CallToolResult as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/notifications/tool-result"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/tool-result"))],
         )
@@ -3231,6 +3673,19 @@ impl __p::Shape for McpUiToolCancelledNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <McpUiToolCancelledNotificationParams as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/notifications/tool-cancelled"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/tool-cancelled"))],
         )
@@ -3305,7 +3760,15 @@ impl __rt::SchemaType for McpUiToolCancelledNotificationParams {
 }
 impl __p::Shape for McpUiToolCancelledNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["reason"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("reason", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// CSS blocks that can be injected by apps.
@@ -3374,7 +3837,15 @@ impl __rt::SchemaType for McpUiHostCss {
 }
 impl __p::Shape for McpUiHostCss {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["fonts"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("fonts", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Style configuration for theming MCP apps.
@@ -3451,7 +3922,18 @@ impl __rt::SchemaType for McpUiHostStyles {
 }
 impl __p::Shape for McpUiHostStyles {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["variables", "css"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("variables", <McpUiStyles as __p::Shape>::fits as __p::Fit),
+                ("css", <McpUiHostCss as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Rich context about the host environment provided to views.
@@ -3632,21 +4114,36 @@ impl __p::Shape for McpUiHostContext {
             v,
             &[],
             &[
-                "toolInfo",
-                "theme",
-                "styles",
-                "displayMode",
-                "availableDisplayModes",
-                "containerDimensions",
-                "locale",
-                "timeZone",
-                "userAgent",
-                "platform",
-                "deviceCapabilities",
-                "safeAreaInsets",
+                ("toolInfo", <McpUiHostContextToolInfo as __p::Shape>::fits as __p::Fit),
+                ("theme", <McpUiTheme as __p::Shape>::fits as __p::Fit),
+                ("styles", <McpUiHostStyles as __p::Shape>::fits as __p::Fit),
+                ("displayMode", <McpUiDisplayMode as __p::Shape>::fits as __p::Fit),
+                (
+                    "availableDisplayModes",
+                    <::std::vec::Vec<McpUiDisplayMode> as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "containerDimensions",
+                    <McpUiHostContextContainerDimensions as __p::Shape>::fits as __p::Fit,
+                ),
+                ("locale", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("timeZone", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("userAgent", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("platform", <McpUiHostContextPlatform as __p::Shape>::fits as __p::Fit),
+                (
+                    "deviceCapabilities",
+                    <McpUiHostContextDeviceCapabilities as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "safeAreaInsets",
+                    <McpUiHostContextSafeAreaInsets as __p::Shape>::fits as __p::Fit,
+                ),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`McpUiHostContext`]`.toolInfo`.
@@ -3724,7 +4221,18 @@ impl __rt::SchemaType for McpUiHostContextToolInfo {
 }
 impl __p::Shape for McpUiHostContextToolInfo {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["tool"], &["id", "tool"], &[])
+        __p::score_object(
+            v,
+            &["tool"],
+            &[
+                ("id", <crate::v2025_11_25::RequestId as __p::Shape>::fits as __p::Fit),
+                ("tool", <crate::v2025_11_25::Tool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["tool"], &[])
     }
 }
 /// The inline type of [`McpUiHostContext`]`.containerDimensions`.
@@ -3822,7 +4330,20 @@ impl __rt::SchemaType for McpUiHostContextContainerDimensions {
 }
 impl __p::Shape for McpUiHostContextContainerDimensions {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["height", "maxHeight", "width", "maxWidth"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("height", <i64 as __p::Shape>::fits as __p::Fit),
+                ("maxHeight", <i64 as __p::Shape>::fits as __p::Fit),
+                ("width", <i64 as __p::Shape>::fits as __p::Fit),
+                ("maxWidth", <i64 as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`McpUiHostContext`]`.platform`.
@@ -3890,7 +4411,13 @@ impl __p::Shape for McpUiHostContextPlatform {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -3974,7 +4501,18 @@ impl __rt::SchemaType for McpUiHostContextDeviceCapabilities {
 }
 impl __p::Shape for McpUiHostContextDeviceCapabilities {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["touch", "hover"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("touch", <bool as __p::Shape>::fits as __p::Fit),
+                ("hover", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`McpUiHostContext`]`.safeAreaInsets`.
@@ -4065,9 +4603,17 @@ impl __p::Shape for McpUiHostContextSafeAreaInsets {
         __p::score_object(
             v,
             &["top", "right", "bottom", "left"],
-            &["top", "right", "bottom", "left"],
+            &[
+                ("top", <i64 as __p::Shape>::fits as __p::Fit),
+                ("right", <i64 as __p::Shape>::fits as __p::Fit),
+                ("bottom", <i64 as __p::Shape>::fits as __p::Fit),
+                ("left", <i64 as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["top", "right", "bottom", "left"], &[])
     }
 }
 /// Notification that host context has changed (Host -> View).
@@ -4155,6 +4701,13 @@ impl __p::Shape for McpUiHostContextChangedNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <McpUiHostContext as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("ui/notifications/host-context-changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/host-context-changed"))],
         )
@@ -4251,6 +4804,19 @@ impl __p::Shape for McpUiUpdateModelContextRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <McpUiUpdateModelContextRequestParams as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/update-model-context"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/update-model-context"))],
         )
@@ -4337,7 +4903,23 @@ impl __rt::SchemaType for McpUiUpdateModelContextRequestParams {
 }
 impl __p::Shape for McpUiUpdateModelContextRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["content", "structuredContent"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "content",
+                    <::std::vec::Vec<
+                        crate::v2025_11_25::ContentBlock,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("structuredContent", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Request for graceful shutdown of the View (Host -> View).
@@ -4424,6 +5006,13 @@ impl __p::Shape for McpUiResourceTeardownRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("ui/resource-teardown"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/resource-teardown"))],
         )
@@ -4493,6 +5082,9 @@ impl __rt::SchemaType for McpUiResourceTeardownResult {
 impl __p::Shape for McpUiResourceTeardownResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         __p::score_object(v, &[], &[], &[])
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -4610,9 +5202,19 @@ impl __p::Shape for McpUiSupportedContentBlockModalities {
         __p::score_object(
             v,
             &[],
-            &["text", "image", "audio", "resource", "resourceLink", "structuredContent"],
+            &[
+                ("text", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("image", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("audio", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("resource", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("resourceLink", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("structuredContent", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Notification for app-initiated teardown request (View -> Host).
@@ -4705,7 +5307,14 @@ impl __p::Shape for McpUiRequestTeardownNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("ui/notifications/request-teardown"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("ui/notifications/request-teardown"))],
         )
     }
@@ -4874,19 +5483,49 @@ impl __p::Shape for McpUiHostCapabilities {
             v,
             &[],
             &[
-                "experimental",
-                "openLinks",
-                "downloadFile",
-                "serverTools",
-                "serverResources",
-                "logging",
-                "sandbox",
-                "updateModelContext",
-                "message",
-                "sampling",
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("openLinks", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("downloadFile", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "serverTools",
+                    <McpUiHostCapabilitiesServerTools as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "serverResources",
+                    <McpUiHostCapabilitiesServerResources as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("logging", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "sandbox",
+                    <McpUiHostCapabilitiesSandbox as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "updateModelContext",
+                    <McpUiSupportedContentBlockModalities as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "message",
+                    <McpUiSupportedContentBlockModalities as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "sampling",
+                    <McpUiHostCapabilitiesSampling as __p::Shape>::fits as __p::Fit,
+                ),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`McpUiHostCapabilities`]`.serverTools`.
@@ -4960,7 +5599,15 @@ impl __rt::SchemaType for McpUiHostCapabilitiesServerTools {
 }
 impl __p::Shape for McpUiHostCapabilitiesServerTools {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`McpUiHostCapabilities`]`.serverResources`.
@@ -5034,7 +5681,15 @@ impl __rt::SchemaType for McpUiHostCapabilitiesServerResources {
 }
 impl __p::Shape for McpUiHostCapabilitiesServerResources {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`McpUiHostCapabilities`]`.sandbox`.
@@ -5116,7 +5771,21 @@ impl __rt::SchemaType for McpUiHostCapabilitiesSandbox {
 }
 impl __p::Shape for McpUiHostCapabilitiesSandbox {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["permissions", "csp"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "permissions",
+                    <McpUiResourcePermissions as __p::Shape>::fits as __p::Fit,
+                ),
+                ("csp", <McpUiResourceCsp as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`McpUiHostCapabilities`]`.sampling`.
@@ -5188,7 +5857,15 @@ impl __rt::SchemaType for McpUiHostCapabilitiesSampling {
 }
 impl __p::Shape for McpUiHostCapabilitiesSampling {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["tools"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("tools", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Capabilities provided by the View (`App`).
@@ -5296,9 +5973,25 @@ impl __p::Shape for McpUiAppCapabilities {
         __p::score_object(
             v,
             &[],
-            &["experimental", "tools", "availableDisplayModes"],
+            &[
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("tools", <McpUiAppCapabilitiesTools as __p::Shape>::fits as __p::Fit),
+                (
+                    "availableDisplayModes",
+                    <::std::vec::Vec<McpUiDisplayMode> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`McpUiAppCapabilities`]`.tools`.
@@ -5372,7 +6065,15 @@ impl __rt::SchemaType for McpUiAppCapabilitiesTools {
 }
 impl __p::Shape for McpUiAppCapabilitiesTools {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Initialization request sent from View to Host.
@@ -5459,6 +6160,18 @@ impl __p::Shape for McpUiInitializeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <McpUiInitializeRequestParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/initialize"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/initialize"))],
         )
@@ -5550,9 +6263,25 @@ impl __p::Shape for McpUiInitializeRequestParams {
         __p::score_object(
             v,
             &["appInfo", "appCapabilities", "protocolVersion"],
-            &["appInfo", "appCapabilities", "protocolVersion"],
+            &[
+                (
+                    "appInfo",
+                    <crate::v2025_11_25::Implementation as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "appCapabilities",
+                    <McpUiAppCapabilities as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["appInfo", "appCapabilities", "protocolVersion"], &[])
     }
 }
 /// Initialization result returned from Host to View.
@@ -5649,6 +6378,27 @@ impl __p::Shape for McpUiInitializeResult {
         __p::score_object(
             v,
             &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
+            &[
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "hostInfo",
+                    <crate::v2025_11_25::Implementation as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "hostCapabilities",
+                    <McpUiHostCapabilities as __p::Shape>::fits as __p::Fit,
+                ),
+                ("hostContext", <McpUiHostContext as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
             &[],
         )
@@ -5740,7 +6490,14 @@ impl __p::Shape for McpUiInitializedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("ui/notifications/initialized"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("ui/notifications/initialized"))],
         )
     }
@@ -5882,9 +6639,33 @@ impl __p::Shape for McpUiResourceCsp {
         __p::score_object(
             v,
             &[],
-            &["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"],
+            &[
+                (
+                    "connectDomains",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "resourceDomains",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "frameDomains",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "baseUriDomains",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Sandbox permissions requested by the UI resource.
@@ -6001,9 +6782,17 @@ impl __p::Shape for McpUiResourcePermissions {
         __p::score_object(
             v,
             &[],
-            &["camera", "microphone", "geolocation", "clipboardWrite"],
+            &[
+                ("camera", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("microphone", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("geolocation", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("clipboardWrite", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// UI Resource metadata for security and rendering configuration.
@@ -6125,9 +6914,20 @@ impl __p::Shape for McpUiResourceMeta {
         __p::score_object(
             v,
             &[],
-            &["csp", "permissions", "domain", "prefersBorder"],
+            &[
+                ("csp", <McpUiResourceCsp as __p::Shape>::fits as __p::Fit),
+                (
+                    "permissions",
+                    <McpUiResourcePermissions as __p::Shape>::fits as __p::Fit,
+                ),
+                ("domain", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("prefersBorder", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Request to change the display mode of the UI.
@@ -6216,6 +7016,19 @@ impl __p::Shape for McpUiRequestDisplayModeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <McpUiRequestDisplayModeRequestParams as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("ui/request-display-mode"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/request-display-mode"))],
         )
@@ -6288,7 +7101,15 @@ impl __rt::SchemaType for McpUiRequestDisplayModeRequestParams {
 }
 impl __p::Shape for McpUiRequestDisplayModeRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["mode"], &["mode"], &[])
+        __p::score_object(
+            v,
+            &["mode"],
+            &[("mode", <McpUiDisplayMode as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["mode"], &[])
     }
 }
 /// Result from requesting a display mode change.
@@ -6360,7 +7181,15 @@ impl __rt::SchemaType for McpUiRequestDisplayModeResult {
 }
 impl __p::Shape for McpUiRequestDisplayModeResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["mode"], &["mode"], &[])
+        __p::score_object(
+            v,
+            &["mode"],
+            &[("mode", <McpUiDisplayMode as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["mode"], &[])
     }
 }
 /// Tool visibility scope - who can access the tool.
@@ -6424,7 +7253,13 @@ impl __p::Shape for McpUiToolVisibility {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -6517,7 +7352,22 @@ impl __rt::SchemaType for McpUiToolMeta {
 }
 impl __p::Shape for McpUiToolMeta {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["resourceUri", "visibility"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("resourceUri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "visibility",
+                    <::std::vec::Vec<McpUiToolVisibility> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Method string constants for MCP Apps protocol messages.
@@ -6623,7 +7473,21 @@ impl __rt::SchemaType for McpUiClientCapabilities {
 }
 impl __p::Shape for McpUiClientCapabilities {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["mimeTypes"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "mimeTypes",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 impl __rt::RequestMethod for McpUiOpenLinkRequest {

@@ -52,6 +52,16 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <JSONRPCRequest as __p::Shape>::fits(v),
+            <JSONRPCNotification as __p::Shape>::fits(v),
+            <JSONRPCResponse as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -282,11 +292,33 @@ impl __p::Shape for RequestMetaObject {
                 "io.modelcontextprotocol/clientCapabilities",
             ],
             &[
-                "progressToken",
+                ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
+                (
+                    "io.modelcontextprotocol/protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "io.modelcontextprotocol/clientInfo",
+                    <Implementation as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "io.modelcontextprotocol/clientCapabilities",
+                    <ClientCapabilities as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "io.modelcontextprotocol/logLevel",
+                    <LoggingLevel as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &[
                 "io.modelcontextprotocol/protocolVersion",
-                "io.modelcontextprotocol/clientInfo",
                 "io.modelcontextprotocol/clientCapabilities",
-                "io.modelcontextprotocol/logLevel",
             ],
             &[],
         )
@@ -384,7 +416,20 @@ impl __rt::SchemaType for NotificationMetaObject {
 }
 impl __p::Shape for NotificationMetaObject {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["io.modelcontextprotocol/subscriptionId"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "io.modelcontextprotocol/subscriptionId",
+                    <RequestId as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
@@ -477,7 +522,20 @@ impl __rt::SchemaType for ResultMetaObject {
 }
 impl __p::Shape for ResultMetaObject {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["io.modelcontextprotocol/serverInfo"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "io.modelcontextprotocol/serverInfo",
+                    <Implementation as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A progress token, used to associate progress notifications with the original request.
@@ -512,6 +570,12 @@ impl __rt::SchemaType for ProgressToken {
 impl __p::Shape for ProgressToken {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -652,7 +716,15 @@ impl __rt::SchemaType for RequestParams {
 }
 impl __p::Shape for RequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["_meta"], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &["_meta"],
+            &[("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta"], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -723,7 +795,18 @@ impl __rt::SchemaType for Request {
 }
 impl __p::Shape for Request {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// Common params for any notification.
@@ -794,7 +877,15 @@ impl __rt::SchemaType for NotificationParams {
 }
 impl __p::Shape for NotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -867,7 +958,18 @@ impl __rt::SchemaType for Notification {
 }
 impl __p::Shape for Notification {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// Indicates the type of a [`Result`] object, allowing the client to
@@ -935,7 +1037,13 @@ impl __p::Shape for ResultType {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if true {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -1017,7 +1125,18 @@ impl __rt::SchemaType for Result {
 }
 impl __p::Shape for Result {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["resultType"], &["_meta", "resultType"], &[])
+        __p::score_object(
+            v,
+            &["resultType"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -1095,7 +1214,19 @@ impl __rt::SchemaType for Error {
 }
 impl __p::Shape for Error {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["code", "message"], &["code", "message", "data"], &[])
+        __p::score_object(
+            v,
+            &["code", "message"],
+            &[
+                ("code", <i64 as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["code", "message"], &[])
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -1130,6 +1261,12 @@ impl __rt::SchemaType for RequestId {
 impl __p::Shape for RequestId {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -1296,7 +1433,18 @@ impl __p::Shape for JSONRPCRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1390,7 +1538,17 @@ impl __p::Shape for JSONRPCNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1482,6 +1640,16 @@ impl __p::Shape for JSONRPCResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <Result as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1576,7 +1744,17 @@ impl __p::Shape for JSONRPCErrorResponse {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
-            &["jsonrpc", "id", "error"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("error", <Error as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["jsonrpc", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1615,6 +1793,15 @@ impl __p::Shape for JSONRPCResponse {
         [
             <JSONRPCResultResponse as __p::Shape>::score(v),
             <JSONRPCErrorResponse as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <JSONRPCResultResponse as __p::Shape>::fits(v),
+            <JSONRPCErrorResponse as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -1738,7 +1925,17 @@ impl __p::Shape for ParseError {
         __p::score_object(
             v,
             &["code", "message"],
-            &["code", "message", "data"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("code", true, __p::Lit::Int(-32700i64))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["code", "message"],
             &[("code", true, __p::Lit::Int(-32700i64))],
         )
     }
@@ -1831,7 +2028,17 @@ impl __p::Shape for InvalidRequestError {
         __p::score_object(
             v,
             &["code", "message"],
-            &["code", "message", "data"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("code", true, __p::Lit::Int(-32600i64))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["code", "message"],
             &[("code", true, __p::Lit::Int(-32600i64))],
         )
     }
@@ -1931,7 +2138,17 @@ impl __p::Shape for MethodNotFoundError {
         __p::score_object(
             v,
             &["code", "message"],
-            &["code", "message", "data"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("code", true, __p::Lit::Int(-32601i64))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["code", "message"],
             &[("code", true, __p::Lit::Int(-32601i64))],
         )
     }
@@ -2045,7 +2262,17 @@ impl __p::Shape for InvalidParamsError {
         __p::score_object(
             v,
             &["code", "message"],
-            &["code", "message", "data"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("code", true, __p::Lit::Int(-32602i64))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["code", "message"],
             &[("code", true, __p::Lit::Int(-32602i64))],
         )
     }
@@ -2138,7 +2365,17 @@ impl __p::Shape for InternalError {
         __p::score_object(
             v,
             &["code", "message"],
-            &["code", "message", "data"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("code", true, __p::Lit::Int(-32603i64))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["code", "message"],
             &[("code", true, __p::Lit::Int(-32603i64))],
         )
     }
@@ -2248,7 +2485,17 @@ impl __p::Shape for HeaderMismatchError {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
-            &["jsonrpc", "id", "error"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("error", <HeaderMismatchErrorError as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["jsonrpc", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -2339,7 +2586,17 @@ impl __p::Shape for HeaderMismatchErrorError {
         __p::score_object(
             v,
             &["code", "message"],
-            &["code", "message", "data"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("code", true, __p::Lit::Int(-32020i64))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["code", "message"],
             &[("code", true, __p::Lit::Int(-32020i64))],
         )
     }
@@ -2439,7 +2696,21 @@ impl __p::Shape for UnsupportedProtocolVersionError {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
-            &["jsonrpc", "id", "error"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                (
+                    "error",
+                    <UnsupportedProtocolVersionErrorError as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["jsonrpc", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -2521,9 +2792,19 @@ impl __p::Shape for UnsupportedProtocolVersionErrorErrorData {
         __p::score_object(
             v,
             &["supported", "requested"],
-            &["supported", "requested"],
+            &[
+                (
+                    "supported",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("requested", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["supported", "requested"], &[])
     }
 }
 /// The inline type of [`UnsupportedProtocolVersionError`]`.error`.
@@ -2609,6 +2890,20 @@ impl __p::Shape for UnsupportedProtocolVersionErrorError {
         __p::score_object(
             v,
             &["code", "message", "data"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "data",
+                    <UnsupportedProtocolVersionErrorErrorData as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("code", true, __p::Lit::Int(-32022i64))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["code", "message", "data"],
             &[("code", true, __p::Lit::Int(-32022i64))],
         )
@@ -2708,7 +3003,21 @@ impl __p::Shape for MissingRequiredClientCapabilityError {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
-            &["jsonrpc", "id", "error"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                (
+                    "error",
+                    <MissingRequiredClientCapabilityErrorError as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["jsonrpc", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -2790,7 +3099,20 @@ impl __rt::SchemaType for MissingRequiredClientCapabilityErrorErrorData {
 }
 impl __p::Shape for MissingRequiredClientCapabilityErrorErrorData {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["requiredCapabilities"], &["requiredCapabilities"], &[])
+        __p::score_object(
+            v,
+            &["requiredCapabilities"],
+            &[
+                (
+                    "requiredCapabilities",
+                    <ClientCapabilities as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["requiredCapabilities"], &[])
     }
 }
 /// The inline type of [`MissingRequiredClientCapabilityError`]`.error`.
@@ -2876,6 +3198,20 @@ impl __p::Shape for MissingRequiredClientCapabilityErrorError {
         __p::score_object(
             v,
             &["code", "message", "data"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "data",
+                    <MissingRequiredClientCapabilityErrorErrorData as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("code", true, __p::Lit::Int(-32021i64))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["code", "message", "data"],
             &[("code", true, __p::Lit::Int(-32021i64))],
         )
@@ -2926,6 +3262,16 @@ impl __p::Shape for InputRequest {
             <CreateMessageRequest as __p::Shape>::score(v),
             <ListRootsRequest as __p::Shape>::score(v),
             <ElicitRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CreateMessageRequest as __p::Shape>::fits(v),
+            <ListRootsRequest as __p::Shape>::fits(v),
+            <ElicitRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -3055,6 +3401,16 @@ impl __p::Shape for InputResponse {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CreateMessageResult as __p::Shape>::fits(v),
+            <ListRootsResult as __p::Shape>::fits(v),
+            <ElicitResult as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -3148,6 +3504,9 @@ impl __p::Shape for InputRequests {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         __p::score_object(v, &[], &[], &[])
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
+    }
 }
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
@@ -3213,6 +3572,9 @@ impl __rt::SchemaType for InputResponses {
 impl __p::Shape for InputResponses {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         __p::score_object(v, &[], &[], &[])
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// An InputRequiredResult sent by the server to indicate that additional input is needed
@@ -3326,7 +3688,18 @@ impl __p::Shape for InputRequiredResult {
         __p::score_object(
             v,
             &["resultType"],
-            &["_meta", "resultType", "inputRequests", "requestState"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("inputRequests", <InputRequests as __p::Shape>::fits as __p::Fit),
+                ("requestState", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("resultType", true, __p::Lit::Str("input_required"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["resultType"],
             &[("resultType", true, __p::Lit::Str("input_required"))],
         )
     }
@@ -3417,9 +3790,16 @@ impl __p::Shape for InputResponseRequestParams {
         __p::score_object(
             v,
             &["_meta"],
-            &["_meta", "inputResponses", "requestState"],
+            &[
+                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
+                ("requestState", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta"], &[])
     }
 }
 /// Parameters for a `notifications/cancelled` notification.
@@ -3509,7 +3889,19 @@ impl __rt::SchemaType for CancelledNotificationParams {
 }
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["requestId"], &["_meta", "requestId", "reason"], &[])
+        __p::score_object(
+            v,
+            &["requestId"],
+            &[
+                ("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit),
+                ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["requestId"], &[])
     }
 }
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
@@ -3614,6 +4006,16 @@ impl __p::Shape for CancelledNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[("params", <CancelledNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/cancelled")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/cancelled")),
@@ -3723,6 +4125,19 @@ impl __p::Shape for DiscoverRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("server/discover")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("server/discover")),
@@ -3875,14 +4290,28 @@ impl __p::Shape for DiscoverResult {
             v,
             &["resultType", "ttlMs", "cacheScope", "supportedVersions", "capabilities"],
             &[
-                "_meta",
-                "resultType",
-                "ttlMs",
-                "cacheScope",
-                "supportedVersions",
-                "capabilities",
-                "instructions",
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "cacheScope",
+                    <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "supportedVersions",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
+                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
             ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["resultType", "ttlMs", "cacheScope", "supportedVersions", "capabilities"],
             &[],
         )
     }
@@ -3977,6 +4406,16 @@ impl __p::Shape for DiscoverResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <DiscoverResult as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -4128,9 +4567,36 @@ impl __p::Shape for ClientCapabilities {
         __p::score_object(
             v,
             &[],
-            &["experimental", "roots", "sampling", "elicitation", "extensions"],
+            &[
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        JSONObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("roots", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "sampling",
+                    <ClientCapabilitiesSampling as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "elicitation",
+                    <ClientCapabilitiesElicitation as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "extensions",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        JSONObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.sampling`.
@@ -4211,7 +4677,18 @@ impl __rt::SchemaType for ClientCapabilitiesSampling {
 }
 impl __p::Shape for ClientCapabilitiesSampling {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["context", "tools"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("context", <JSONObject as __p::Shape>::fits as __p::Fit),
+                ("tools", <JSONObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.elicitation`.
@@ -4289,7 +4766,18 @@ impl __rt::SchemaType for ClientCapabilitiesElicitation {
 }
 impl __p::Shape for ClientCapabilitiesElicitation {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["form", "url"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("form", <JSONObject as __p::Shape>::fits as __p::Fit),
+                ("url", <JSONObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -4466,16 +4954,34 @@ impl __p::Shape for ServerCapabilities {
             v,
             &[],
             &[
-                "experimental",
-                "logging",
-                "completions",
-                "prompts",
-                "resources",
-                "tools",
-                "extensions",
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        JSONObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("logging", <JSONObject as __p::Shape>::fits as __p::Fit),
+                ("completions", <JSONObject as __p::Shape>::fits as __p::Fit),
+                ("prompts", <ServerCapabilitiesPrompts as __p::Shape>::fits as __p::Fit),
+                (
+                    "resources",
+                    <ServerCapabilitiesResources as __p::Shape>::fits as __p::Fit,
+                ),
+                ("tools", <ServerCapabilitiesTools as __p::Shape>::fits as __p::Fit),
+                (
+                    "extensions",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        JSONObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.prompts`.
@@ -4549,7 +5055,15 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.resources`.
@@ -4631,7 +5145,18 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
 }
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["subscribe", "listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("subscribe", <bool as __p::Shape>::fits as __p::Fit),
+                ("listChanged", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tools`.
@@ -4705,7 +5230,15 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
 }
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
@@ -4811,7 +5344,24 @@ impl __rt::SchemaType for Icon {
 }
 impl __p::Shape for Icon {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["src"], &["src", "mimeType", "sizes", "theme"], &[])
+        __p::score_object(
+            v,
+            &["src"],
+            &[
+                ("src", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "sizes",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("theme", <IconTheme as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["src"], &[])
     }
 }
 /// The inline type of [`Icon`]`.theme`.
@@ -4875,7 +5425,13 @@ impl __p::Shape for IconTheme {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -4956,7 +5512,15 @@ impl __rt::SchemaType for Icons {
 }
 impl __p::Shape for Icons {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["icons"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -5038,7 +5602,18 @@ impl __rt::SchemaType for BaseMetadata {
 }
 impl __p::Shape for BaseMetadata {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "title"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Describes the MCP implementation.
@@ -5169,9 +5744,19 @@ impl __p::Shape for Implementation {
         __p::score_object(
             v,
             &["name", "version"],
-            &["name", "title", "icons", "version", "description", "websiteUrl"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("websiteUrl", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "version"], &[])
     }
 }
 /// Parameters for a [`notifications/progress`](ProgressNotification) notification.
@@ -5282,9 +5867,18 @@ impl __p::Shape for ProgressNotificationParams {
         __p::score_object(
             v,
             &["progressToken", "progress"],
-            &["_meta", "progressToken", "progress", "total", "message"],
+            &[
+                ("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit),
+                ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
+                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -5383,6 +5977,16 @@ impl __p::Shape for ProgressNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[("params", <ProgressNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/progress")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/progress")),
@@ -5469,7 +6073,18 @@ impl __rt::SchemaType for PaginatedRequestParams {
 }
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["_meta"], &["_meta", "cursor"], &[])
+        __p::score_object(
+            v,
+            &["_meta"],
+            &[
+                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("cursor", <Cursor as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta"], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -5561,6 +6176,17 @@ impl __p::Shape for PaginatedRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -5657,9 +6283,16 @@ impl __p::Shape for PaginatedResult {
         __p::score_object(
             v,
             &["resultType"],
-            &["_meta", "resultType", "nextCursor"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType"], &[])
     }
 }
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
@@ -5774,9 +6407,20 @@ impl __p::Shape for CacheableResult {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope"],
-            &["_meta", "resultType", "ttlMs", "cacheScope"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "cacheScope",
+                    <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope"], &[])
     }
 }
 /// The inline type of [`CacheableResult`]`.cacheScope`.
@@ -5840,7 +6484,13 @@ impl __p::Shape for CacheableResultCacheScope {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -5948,6 +6598,19 @@ impl __p::Shape for ListResourcesRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("resources/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("resources/list")),
@@ -6088,9 +6751,25 @@ impl __p::Shape for ListResourcesResult {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "resources"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "resources"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "cacheScope",
+                    <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "resources",
+                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "resources"], &[])
     }
 }
 /// A successful response from the server for a [`resources/list`](ListResourcesRequest) request.
@@ -6183,6 +6862,16 @@ impl __p::Shape for ListResourcesResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <ListResourcesResult as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -6289,6 +6978,19 @@ impl __p::Shape for ListResourceTemplatesRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("resources/templates/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("resources/templates/list")),
@@ -6432,13 +7134,26 @@ impl __p::Shape for ListResourceTemplatesResult {
             v,
             &["resultType", "ttlMs", "cacheScope", "resourceTemplates"],
             &[
-                "_meta",
-                "resultType",
-                "nextCursor",
-                "ttlMs",
-                "cacheScope",
-                "resourceTemplates",
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "cacheScope",
+                    <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "resourceTemplates",
+                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                ),
             ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["resultType", "ttlMs", "cacheScope", "resourceTemplates"],
             &[],
         )
     }
@@ -6533,6 +7248,16 @@ impl __p::Shape for ListResourceTemplatesResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <ListResourceTemplatesResult as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -6614,7 +7339,18 @@ impl __rt::SchemaType for ResourceRequestParams {
 }
 impl __p::Shape for ResourceRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["_meta", "uri"], &["_meta", "uri"], &[])
+        __p::score_object(
+            v,
+            &["_meta", "uri"],
+            &[
+                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta", "uri"], &[])
     }
 }
 /// Parameters for a `resources/read` request.
@@ -6712,9 +7448,17 @@ impl __p::Shape for ReadResourceRequestParams {
         __p::score_object(
             v,
             &["_meta", "uri"],
-            &["_meta", "uri", "inputResponses", "requestState"],
+            &[
+                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
+                ("requestState", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta", "uri"], &[])
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -6818,6 +7562,19 @@ impl __p::Shape for ReadResourceRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <ReadResourceRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("resources/read")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("resources/read")),
@@ -6947,9 +7704,25 @@ impl __p::Shape for ReadResourceResult {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "contents"],
-            &["_meta", "resultType", "ttlMs", "cacheScope", "contents"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "cacheScope",
+                    <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "contents",
+                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "contents"], &[])
     }
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
@@ -6986,6 +7759,15 @@ impl __p::Shape for ReadResourceResultContentsItem {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -7113,6 +7895,19 @@ impl __p::Shape for ReadResourceResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                (
+                    "result",
+                    <ReadResourceResultResponseResult as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -7152,6 +7947,15 @@ impl __p::Shape for ReadResourceResultResponseResult {
         [
             <ReadResourceResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <ReadResourceResult as __p::Shape>::fits(v),
+            <InputRequiredResult as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -7327,7 +8131,17 @@ impl __p::Shape for ResourceListChangedNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/resources/list_changed")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/resources/list_changed")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -7459,13 +8273,20 @@ impl __p::Shape for SubscriptionFilter {
             v,
             &[],
             &[
-                "toolsListChanged",
-                "promptsListChanged",
-                "resourcesListChanged",
-                "resourceSubscriptions",
+                ("toolsListChanged", <bool as __p::Shape>::fits as __p::Fit),
+                ("promptsListChanged", <bool as __p::Shape>::fits as __p::Fit),
+                ("resourcesListChanged", <bool as __p::Shape>::fits as __p::Fit),
+                (
+                    "resourceSubscriptions",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
@@ -7547,9 +8368,15 @@ impl __p::Shape for SubscriptionsListenRequestParams {
         __p::score_object(
             v,
             &["_meta", "notifications"],
-            &["_meta", "notifications"],
+            &[
+                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("notifications", <SubscriptionFilter as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta", "notifications"], &[])
     }
 }
 /// Sent from the client to open a long-lived channel for receiving notifications
@@ -7655,6 +8482,22 @@ impl __p::Shape for SubscriptionsListenRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                (
+                    "params",
+                    <SubscriptionsListenRequestParams as __p::Shape>::fits as __p::Fit,
+                ),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("subscriptions/listen")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("subscriptions/listen")),
@@ -7781,11 +8624,20 @@ impl __p::Shape for SubscriptionsListenResultMetaObject {
             v,
             &["io.modelcontextprotocol/subscriptionId"],
             &[
-                "io.modelcontextprotocol/serverInfo",
-                "io.modelcontextprotocol/subscriptionId",
+                (
+                    "io.modelcontextprotocol/serverInfo",
+                    <Implementation as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "io.modelcontextprotocol/subscriptionId",
+                    <RequestId as __p::Shape>::fits as __p::Fit,
+                ),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["io.modelcontextprotocol/subscriptionId"], &[])
     }
 }
 /// The response to a [`subscriptions/listen`](SubscriptionsListenRequest)
@@ -7873,7 +8725,21 @@ impl __rt::SchemaType for SubscriptionsListenResult {
 }
 impl __p::Shape for SubscriptionsListenResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["_meta", "resultType"], &["_meta", "resultType"], &[])
+        __p::score_object(
+            v,
+            &["_meta", "resultType"],
+            &[
+                (
+                    "_meta",
+                    <SubscriptionsListenResultMetaObject as __p::Shape>::fits as __p::Fit,
+                ),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta", "resultType"], &[])
     }
 }
 /// A successful response from the server for a [`subscriptions/listen`](SubscriptionsListenRequest)
@@ -7967,6 +8833,16 @@ impl __p::Shape for SubscriptionsListenResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <SubscriptionsListenResult as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -8051,7 +8927,18 @@ impl __rt::SchemaType for SubscriptionsAcknowledgedNotificationParams {
 }
 impl __p::Shape for SubscriptionsAcknowledgedNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["notifications"], &["_meta", "notifications"], &[])
+        __p::score_object(
+            v,
+            &["notifications"],
+            &[
+                ("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit),
+                ("notifications", <SubscriptionFilter as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["notifications"], &[])
     }
 }
 /// Sent by the server to acknowledge that a
@@ -8159,6 +9046,26 @@ impl __p::Shape for SubscriptionsAcknowledgedNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[
+                (
+                    "params",
+                    <SubscriptionsAcknowledgedNotificationParams as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[
+                (
+                    "method",
+                    true,
+                    __p::Lit::Str("notifications/subscriptions/acknowledged"),
+                ),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 (
@@ -8250,7 +9157,18 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["_meta", "uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [`subscriptions/listen`](SubscriptionsListenRequest) request.
@@ -8349,6 +9267,21 @@ impl __p::Shape for ResourceUpdatedNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[
+                (
+                    "params",
+                    <ResourceUpdatedNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("notifications/resources/updated")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/resources/updated")),
@@ -8510,18 +9443,21 @@ impl __p::Shape for Resource {
             v,
             &["name", "uri"],
             &[
-                "name",
-                "title",
-                "icons",
-                "uri",
-                "description",
-                "mimeType",
-                "annotations",
-                "size",
-                "_meta",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("size", <i64 as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "uri"], &[])
     }
 }
 /// A template description for resources available on the server.
@@ -8666,17 +9602,20 @@ impl __p::Shape for ResourceTemplate {
             v,
             &["name", "uriTemplate"],
             &[
-                "name",
-                "title",
-                "icons",
-                "uriTemplate",
-                "description",
-                "mimeType",
-                "annotations",
-                "_meta",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
 /// The contents of a specific resource or sub-resource.
@@ -8762,7 +9701,19 @@ impl __rt::SchemaType for ResourceContents {
 }
 impl __p::Shape for ResourceContents {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "mimeType", "_meta"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// Example (Text file contents):
@@ -8859,9 +9810,17 @@ impl __p::Shape for TextResourceContents {
         __p::score_object(
             v,
             &["uri", "text"],
-            &["uri", "mimeType", "_meta", "text"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "text"], &[])
     }
 }
 /// Example (Image file contents):
@@ -8960,9 +9919,17 @@ impl __p::Shape for BlobResourceContents {
         __p::score_object(
             v,
             &["uri", "blob"],
-            &["uri", "mimeType", "_meta", "blob"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -9066,6 +10033,19 @@ impl __p::Shape for ListPromptsRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("prompts/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("prompts/list")),
@@ -9203,9 +10183,22 @@ impl __p::Shape for ListPromptsResult {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "prompts"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "prompts"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "cacheScope",
+                    <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
+                ),
+                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "prompts"], &[])
     }
 }
 /// A successful response from the server for a [`prompts/list`](ListPromptsRequest) request.
@@ -9298,6 +10291,16 @@ impl __p::Shape for ListPromptsResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <ListPromptsResult as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -9411,9 +10414,27 @@ impl __p::Shape for GetPromptRequestParams {
         __p::score_object(
             v,
             &["_meta", "name"],
-            &["_meta", "inputResponses", "requestState", "name", "arguments"],
+            &[
+                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
+                (
+                    "requestState",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta", "name"], &[])
     }
 }
 /// Used by the client to get a prompt provided by the server.
@@ -9514,6 +10535,19 @@ impl __p::Shape for GetPromptRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <GetPromptRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("prompts/get")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("prompts/get")),
@@ -9620,9 +10654,20 @@ impl __p::Shape for GetPromptResult {
         __p::score_object(
             v,
             &["resultType", "messages"],
-            &["_meta", "resultType", "description", "messages"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "messages",
+                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType", "messages"], &[])
     }
 }
 /// A successful response from the server for a [`prompts/get`](GetPromptRequest) request.
@@ -9715,6 +10760,19 @@ impl __p::Shape for GetPromptResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                (
+                    "result",
+                    <GetPromptResultResponseResult as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -9754,6 +10812,15 @@ impl __p::Shape for GetPromptResultResponseResult {
         [
             <GetPromptResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <GetPromptResult as __p::Shape>::fits(v),
+            <InputRequiredResult as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -9950,9 +11017,22 @@ impl __p::Shape for Prompt {
         __p::score_object(
             v,
             &["name"],
-            &["name", "title", "icons", "description", "arguments", "_meta"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
+                ),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Describes an argument that a prompt can accept.
@@ -10053,9 +11133,17 @@ impl __p::Shape for PromptArgument {
         __p::score_object(
             v,
             &["name"],
-            &["name", "title", "description", "required"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("required", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// The sender or recipient of messages and data in a conversation.
@@ -10119,7 +11207,13 @@ impl __p::Shape for Role {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -10197,7 +11291,18 @@ impl __rt::SchemaType for PromptMessage {
 }
 impl __p::Shape for PromptMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <ContentBlock as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -10370,17 +11475,23 @@ impl __p::Shape for ResourceLink {
             v,
             &["name", "uri", "type"],
             &[
-                "name",
-                "title",
-                "icons",
-                "uri",
-                "description",
-                "mimeType",
-                "annotations",
-                "size",
-                "_meta",
-                "type",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("size", <i64 as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
+            &[("type", true, __p::Lit::Str("resource_link"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["name", "uri", "type"],
             &[("type", true, __p::Lit::Str("resource_link"))],
         )
     }
@@ -10487,7 +11598,18 @@ impl __p::Shape for EmbeddedResource {
         __p::score_object(
             v,
             &["type", "resource"],
-            &["type", "resource", "annotations", "_meta"],
+            &[
+                ("resource", <EmbeddedResourceResource as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "resource"],
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
@@ -10526,6 +11648,15 @@ impl __p::Shape for EmbeddedResourceResource {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -10656,7 +11787,17 @@ impl __p::Shape for PromptListChangedNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/prompts/list_changed")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/prompts/list_changed")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -10762,6 +11903,19 @@ impl __p::Shape for ListToolsRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("tools/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("tools/list")),
@@ -10899,9 +12053,22 @@ impl __p::Shape for ListToolsResult {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "tools"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "tools"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "cacheScope",
+                    <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
+                ),
+                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "tools"], &[])
     }
 }
 /// A successful response from the server for a [`tools/list`](ListToolsRequest) request.
@@ -10994,6 +12161,16 @@ impl __p::Shape for ListToolsResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <ListToolsResult as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -11130,9 +12307,24 @@ impl __p::Shape for CallToolResult {
         __p::score_object(
             v,
             &["resultType", "content"],
-            &["_meta", "resultType", "content", "structuredContent", "isError"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "structuredContent",
+                    <__p::serde_json::Value as __p::Shape>::fits as __p::Fit,
+                ),
+                ("isError", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType", "content"], &[])
     }
 }
 /// A successful response from the server for a [`tools/call`](CallToolRequest) request.
@@ -11225,6 +12417,19 @@ impl __p::Shape for CallToolResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                (
+                    "result",
+                    <CallToolResultResponseResult as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -11264,6 +12469,15 @@ impl __p::Shape for CallToolResultResponseResult {
         [
             <CallToolResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CallToolResult as __p::Shape>::fits(v),
+            <InputRequiredResult as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -11448,9 +12662,21 @@ impl __p::Shape for CallToolRequestParams {
         __p::score_object(
             v,
             &["_meta", "name"],
-            &["_meta", "inputResponses", "requestState", "name", "arguments"],
+            &[
+                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
+                (
+                    "requestState",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta", "name"], &[])
     }
 }
 /// Used by the client to invoke a tool provided by the server.
@@ -11551,6 +12777,19 @@ impl __p::Shape for CallToolRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <CallToolRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("tools/call")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("tools/call")),
@@ -11657,7 +12896,17 @@ impl __p::Shape for ToolListChangedNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/tools/list_changed")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/tools/list_changed")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -11799,14 +13048,17 @@ impl __p::Shape for ToolAnnotations {
             v,
             &[],
             &[
-                "title",
-                "readOnlyHint",
-                "destructiveHint",
-                "idempotentHint",
-                "openWorldHint",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("readOnlyHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("destructiveHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("idempotentHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("openWorldHint", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Definition for a tool the client can call.
@@ -11979,17 +13231,20 @@ impl __p::Shape for Tool {
             v,
             &["name", "inputSchema"],
             &[
-                "name",
-                "title",
-                "icons",
-                "description",
-                "inputSchema",
-                "outputSchema",
-                "annotations",
-                "_meta",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
+                ("outputSchema", <ToolOutputSchema as __p::Shape>::fits as __p::Fit),
+                ("annotations", <ToolAnnotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
 /// The inline type of [`Tool`]`.inputSchema`.
@@ -12068,9 +13323,12 @@ impl __p::Shape for ToolInputSchema {
         __p::score_object(
             v,
             &["type"],
-            &["$schema", "type"],
+            &[("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("object"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 /// The inline type of [`Tool`]`.outputSchema`.
@@ -12138,7 +13396,15 @@ impl __rt::SchemaType for ToolOutputSchema {
 }
 impl __p::Shape for ToolOutputSchema {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["$schema"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Parameters for a `notifications/message` notification.
@@ -12236,9 +13502,17 @@ impl __p::Shape for LoggingMessageNotificationParams {
         __p::score_object(
             v,
             &["level", "data"],
-            &["_meta", "level", "logger", "data"],
+            &[
+                ("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit),
+                ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
+                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["level", "data"], &[])
     }
 }
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
@@ -12338,6 +13612,21 @@ impl __p::Shape for LoggingMessageNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[
+                (
+                    "params",
+                    <LoggingMessageNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("notifications/message")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/message")),
@@ -12435,7 +13724,13 @@ impl __p::Shape for LoggingLevel {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -12616,19 +13911,39 @@ impl __p::Shape for CreateMessageRequestParams {
             v,
             &["messages", "maxTokens"],
             &[
-                "messages",
-                "modelPreferences",
-                "systemPrompt",
-                "includeContext",
-                "temperature",
-                "maxTokens",
-                "stopSequences",
-                "metadata",
-                "tools",
-                "toolChoice",
+                (
+                    "messages",
+                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+                ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
+                (
+                    "systemPrompt",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "includeContext",
+                    <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "temperature",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopSequences",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("metadata", <JSONObject as __p::Shape>::fits as __p::Fit),
+                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+                ("toolChoice", <ToolChoice as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 /// The inline type of [`CreateMessageRequestParams`]`.includeContext`.
@@ -12699,7 +14014,13 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -12774,7 +14095,15 @@ impl __rt::SchemaType for ToolChoice {
 }
 impl __p::Shape for ToolChoice {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["mode"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("mode", <ToolChoiceMode as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ToolChoice`]`.mode`.
@@ -12842,7 +14171,13 @@ impl __p::Shape for ToolChoiceMode {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -12935,6 +14270,13 @@ impl __p::Shape for CreateMessageRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CreateMessageRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("sampling/createMessage"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
@@ -13057,9 +14399,21 @@ impl __p::Shape for CreateMessageResult {
         __p::score_object(
             v,
             &["role", "content", "model"],
-            &["role", "content", "_meta", "model", "stopReason"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopReason",
+                    <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
 /// The inline type of [`CreateMessageResult`]`.stopReason`.
@@ -13133,7 +14487,13 @@ impl __p::Shape for CreateMessageResultStopReason {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if true {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -13222,7 +14582,19 @@ impl __rt::SchemaType for SamplingMessage {
 }
 impl __p::Shape for SamplingMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content", "_meta"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// The inline type of [`SamplingMessage`]`.content`.
@@ -13263,6 +14635,15 @@ impl __p::Shape for SamplingMessageContent {
         [
             <SamplingMessageContentBlock as __p::Shape>::score(v),
             <::std::vec::Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <SamplingMessageContentBlock as __p::Shape>::fits(v),
+            <::std::vec::Vec<SamplingMessageContentBlock> as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -13365,6 +14746,18 @@ impl __p::Shape for SamplingMessageContentBlock {
             <AudioContent as __p::Shape>::score(v),
             <ToolUseContent as __p::Shape>::score(v),
             <ToolResultContent as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <AudioContent as __p::Shape>::fits(v),
+            <ToolUseContent as __p::Shape>::fits(v),
+            <ToolResultContent as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -13573,7 +14966,19 @@ impl __rt::SchemaType for Annotations {
 }
 impl __p::Shape for Annotations {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["audience", "priority", "lastModified"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("lastModified", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -13627,6 +15032,18 @@ impl __p::Shape for ContentBlock {
             <AudioContent as __p::Shape>::score(v),
             <ResourceLink as __p::Shape>::score(v),
             <EmbeddedResource as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <AudioContent as __p::Shape>::fits(v),
+            <ResourceLink as __p::Shape>::fits(v),
+            <EmbeddedResource as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -13825,9 +15242,16 @@ impl __p::Shape for TextContent {
         __p::score_object(
             v,
             &["type", "text"],
-            &["type", "text", "annotations", "_meta"],
+            &[
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[("type", true, __p::Lit::Str("text"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 /// An image provided to or from an LLM.
@@ -13933,7 +15357,19 @@ impl __p::Shape for ImageContent {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
-            &["type", "data", "mimeType", "annotations", "_meta"],
+            &[
+                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("image"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
@@ -14041,7 +15477,19 @@ impl __p::Shape for AudioContent {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
-            &["type", "data", "mimeType", "annotations", "_meta"],
+            &[
+                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("audio"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
@@ -14153,7 +15601,19 @@ impl __p::Shape for ToolUseContent {
         __p::score_object(
             v,
             &["type", "id", "name", "input"],
-            &["type", "id", "name", "input", "_meta"],
+            &[
+                ("id", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("input", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("tool_use"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "id", "name", "input"],
             &[("type", true, __p::Lit::Str("tool_use"))],
         )
     }
@@ -14290,7 +15750,26 @@ impl __p::Shape for ToolResultContent {
         __p::score_object(
             v,
             &["type", "toolUseId", "content"],
-            &["type", "toolUseId", "content", "structuredContent", "isError", "_meta"],
+            &[
+                ("toolUseId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "structuredContent",
+                    <__p::serde_json::Value as __p::Shape>::fits as __p::Fit,
+                ),
+                ("isError", <bool as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("tool_result"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "toolUseId", "content"],
             &[("type", true, __p::Lit::Str("tool_result"))],
         )
     }
@@ -14438,9 +15917,26 @@ impl __p::Shape for ModelPreferences {
         __p::score_object(
             v,
             &[],
-            &["hints", "costPriority", "speedPriority", "intelligencePriority"],
+            &[
+                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                (
+                    "costPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "speedPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "intelligencePriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Hints to use for model selection.
@@ -14519,7 +16015,15 @@ impl __rt::SchemaType for ModelHint {
 }
 impl __p::Shape for ModelHint {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["name"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Parameters for a `completion/complete` request.
@@ -14616,9 +16120,23 @@ impl __p::Shape for CompleteRequestParams {
         __p::score_object(
             v,
             &["_meta", "ref", "argument"],
-            &["_meta", "ref", "argument", "context"],
+            &[
+                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("ref", <CompleteRequestParamsRef as __p::Shape>::fits as __p::Fit),
+                (
+                    "argument",
+                    <CompleteRequestParamsArgument as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "context",
+                    <CompleteRequestParamsContext as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["_meta", "ref", "argument"], &[])
     }
 }
 /// The inline type of [`CompleteRequestParams`]`.ref`.
@@ -14659,6 +16177,15 @@ impl __p::Shape for CompleteRequestParamsRef {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceTemplateReference as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PromptReference as __p::Shape>::fits(v),
+            <ResourceTemplateReference as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -14809,7 +16336,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
 }
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name", "value"], &["name", "value"], &[])
+        __p::score_object(
+            v,
+            &["name", "value"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "value"], &[])
     }
 }
 /// The inline type of [`CompleteRequestParams`]`.context`.
@@ -14885,7 +16423,23 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
 }
 impl __p::Shape for CompleteRequestParamsContext {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["arguments"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "arguments",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -14986,6 +16540,19 @@ impl __p::Shape for CompleteRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <CompleteRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("completion/complete")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("completion/complete")),
@@ -15085,9 +16652,19 @@ impl __p::Shape for CompleteResult {
         __p::score_object(
             v,
             &["resultType", "completion"],
-            &["_meta", "resultType", "completion"],
+            &[
+                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
+                (
+                    "completion",
+                    <CompleteResultCompletion as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resultType", "completion"], &[])
     }
 }
 /// The inline type of [`CompleteResult`]`.completion`.
@@ -15175,7 +16752,23 @@ impl __rt::SchemaType for CompleteResultCompletion {
 }
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["values"], &["values", "total", "hasMore"], &[])
+        __p::score_object(
+            v,
+            &["values"],
+            &[
+                (
+                    "values",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("total", <i64 as __p::Shape>::fits as __p::Fit),
+                ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["values"], &[])
     }
 }
 /// A successful response from the server for a [`completion/complete`](CompleteRequest) request.
@@ -15268,6 +16861,16 @@ impl __p::Shape for CompleteResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <CompleteResult as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -15358,6 +16961,13 @@ impl __p::Shape for ResourceTemplateReference {
         __p::score_object(
             v,
             &["type", "uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("type", true, __p::Lit::Str("ref/resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["type", "uri"],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
@@ -15456,7 +17066,17 @@ impl __p::Shape for PromptReference {
         __p::score_object(
             v,
             &["name", "type"],
-            &["name", "title", "type"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("ref/prompt"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["name", "type"],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
@@ -15552,7 +17172,14 @@ impl __p::Shape for ListRootsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <ListRootsRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("roots/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
@@ -15625,7 +17252,15 @@ impl __rt::SchemaType for ListRootsRequestParams {
 }
 impl __p::Shape for ListRootsRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <MetaObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The result returned by the client for a [`roots/list`](ListRootsRequest) request.
@@ -15700,7 +17335,15 @@ impl __rt::SchemaType for ListRootsResult {
 }
 impl __p::Shape for ListRootsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["roots"], &["roots"], &[])
+        __p::score_object(
+            v,
+            &["roots"],
+            &[("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["roots"], &[])
     }
 }
 /// Represents a root directory or file that the server can operate on.
@@ -15790,7 +17433,19 @@ impl __rt::SchemaType for Root {
 }
 impl __p::Shape for Root {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "name", "_meta"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
@@ -15889,7 +17544,21 @@ impl __p::Shape for ElicitRequestFormParams {
         __p::score_object(
             v,
             &["message", "requestedSchema"],
-            &["mode", "message", "requestedSchema"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "requestedSchema",
+                    <ElicitRequestFormParamsRequestedSchema as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("mode", false, __p::Lit::Str("form"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["message", "requestedSchema"],
             &[("mode", false, __p::Lit::Str("form"))],
         )
     }
@@ -15990,7 +17659,28 @@ impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
         __p::score_object(
             v,
             &["type", "properties"],
-            &["$schema", "type", "properties", "required"],
+            &[
+                ("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "properties",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        PrimitiveSchemaDefinition,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "required",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("type", true, __p::Lit::Str("object"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "properties"],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
@@ -16084,6 +17774,16 @@ impl __p::Shape for ElicitRequestURLParams {
         __p::score_object(
             v,
             &["mode", "message", "url"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("url", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("mode", true, __p::Lit::Str("url"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["mode", "message", "url"],
             &[("mode", true, __p::Lit::Str("url"))],
         )
@@ -16127,6 +17827,15 @@ impl __p::Shape for ElicitRequestParams {
         [
             <ElicitRequestFormParams as __p::Shape>::score(v),
             <ElicitRequestURLParams as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <ElicitRequestFormParams as __p::Shape>::fits(v),
+            <ElicitRequestURLParams as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -16290,6 +17999,13 @@ impl __p::Shape for ElicitRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <ElicitRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("elicitation/create"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("elicitation/create"))],
         )
@@ -16340,6 +18056,17 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             <NumberSchema as __p::Shape>::score(v),
             <BooleanSchema as __p::Shape>::score(v),
             <EnumSchema as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <StringSchema as __p::Shape>::fits(v),
+            <NumberSchema as __p::Shape>::fits(v),
+            <BooleanSchema as __p::Shape>::fits(v),
+            <EnumSchema as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -16495,16 +18222,18 @@ impl __p::Shape for StringSchema {
             v,
             &["type"],
             &[
-                "type",
-                "title",
-                "description",
-                "minLength",
-                "maxLength",
-                "format",
-                "default",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minLength", <i64 as __p::Shape>::fits as __p::Fit),
+                ("maxLength", <i64 as __p::Shape>::fits as __p::Fit),
+                ("format", <StringSchemaFormat as __p::Shape>::fits as __p::Fit),
+                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
 }
 /// The inline type of [`StringSchema`]`.format`.
@@ -16576,7 +18305,13 @@ impl __p::Shape for StringSchemaFormat {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -16690,9 +18425,19 @@ impl __p::Shape for NumberSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "title", "description", "minimum", "maximum", "default"],
+            &[
+                ("type", <NumberSchemaType as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minimum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("maximum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("default", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[])
     }
 }
 /// The inline type of [`NumberSchema`]`.type`.
@@ -16756,7 +18501,13 @@ impl __p::Shape for NumberSchemaType {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -16856,9 +18607,16 @@ impl __p::Shape for BooleanSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "title", "description", "default"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("default", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[("type", true, __p::Lit::Str("boolean"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
 }
 /// Schema for single-selection enumeration without display titles for options.
@@ -16968,7 +18726,23 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
         __p::score_object(
             v,
             &["type", "enum"],
-            &["type", "title", "description", "enum", "default"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "enum",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
@@ -17082,7 +18856,24 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
         __p::score_object(
             v,
             &["type", "oneOf"],
-            &["type", "title", "description", "oneOf", "default"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "oneOf",
+                    <::std::vec::Vec<
+                        TitledSingleSelectEnumSchemaOneOfItem,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "oneOf"],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
@@ -17160,7 +18951,18 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchemaOneOfItem {
 }
 impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["const", "title"], &["const", "title"], &[])
+        __p::score_object(
+            v,
+            &["const", "title"],
+            &[
+                ("const", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["const", "title"], &[])
     }
 }
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -17199,6 +19001,15 @@ impl __p::Shape for SingleSelectEnumSchema {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::score(v),
             <TitledSingleSelectEnumSchema as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <UntitledSingleSelectEnumSchema as __p::Shape>::fits(v),
+            <TitledSingleSelectEnumSchema as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -17357,14 +19168,27 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
             v,
             &["type", "items"],
             &[
-                "type",
-                "title",
-                "description",
-                "minItems",
-                "maxItems",
-                "items",
-                "default",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minItems", <i64 as __p::Shape>::fits as __p::Fit),
+                ("maxItems", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "items",
+                    <UntitledMultiSelectEnumSchemaItems as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "default",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
             ],
+            &[("type", true, __p::Lit::Str("array"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "items"],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
@@ -17447,6 +19271,19 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
         __p::score_object(
             v,
             &["type", "enum"],
+            &[
+                (
+                    "enum",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
@@ -17576,14 +19413,27 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
             v,
             &["type", "items"],
             &[
-                "type",
-                "title",
-                "description",
-                "minItems",
-                "maxItems",
-                "items",
-                "default",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minItems", <i64 as __p::Shape>::fits as __p::Fit),
+                ("maxItems", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "items",
+                    <TitledMultiSelectEnumSchemaItems as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "default",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
             ],
+            &[("type", true, __p::Lit::Str("array"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "items"],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
@@ -17661,7 +19511,18 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["const", "title"], &["const", "title"], &[])
+        __p::score_object(
+            v,
+            &["const", "title"],
+            &[
+                ("const", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["const", "title"], &[])
     }
 }
 /// The inline type of [`TitledMultiSelectEnumSchema`]`.items`.
@@ -17733,7 +19594,22 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItems {
 }
 impl __p::Shape for TitledMultiSelectEnumSchemaItems {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["anyOf"], &["anyOf"], &[])
+        __p::score_object(
+            v,
+            &["anyOf"],
+            &[
+                (
+                    "anyOf",
+                    <::std::vec::Vec<
+                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["anyOf"], &[])
     }
 }
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -17772,6 +19648,15 @@ impl __p::Shape for MultiSelectEnumSchema {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::score(v),
             <TitledMultiSelectEnumSchema as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <UntitledMultiSelectEnumSchema as __p::Shape>::fits(v),
+            <TitledMultiSelectEnumSchema as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -17916,7 +19801,28 @@ impl __p::Shape for LegacyTitledEnumSchema {
         __p::score_object(
             v,
             &["type", "enum"],
-            &["type", "title", "description", "enum", "enumNames", "default"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "enum",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "enumNames",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
@@ -17958,6 +19864,16 @@ impl __p::Shape for EnumSchema {
             <SingleSelectEnumSchema as __p::Shape>::score(v),
             <MultiSelectEnumSchema as __p::Shape>::score(v),
             <LegacyTitledEnumSchema as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <SingleSelectEnumSchema as __p::Shape>::fits(v),
+            <MultiSelectEnumSchema as __p::Shape>::fits(v),
+            <LegacyTitledEnumSchema as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -18084,7 +20000,24 @@ impl __rt::SchemaType for ElicitResult {
 }
 impl __p::Shape for ElicitResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["action"], &["action", "content"], &[])
+        __p::score_object(
+            v,
+            &["action"],
+            &[
+                ("action", <ElicitResultAction as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ElicitResultContentValue,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["action"], &[])
     }
 }
 /// The inline type of [`ElicitResult`]`.action`.
@@ -18152,7 +20085,13 @@ impl __p::Shape for ElicitResultAction {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -18203,6 +20142,17 @@ impl __p::Shape for ElicitResultContentValue {
             <i64 as __p::Shape>::score(v),
             <bool as __p::Shape>::score(v),
             <::std::vec::Vec<::std::string::String> as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <::std::string::String as __p::Shape>::fits(v),
+            <i64 as __p::Shape>::fits(v),
+            <bool as __p::Shape>::fits(v),
+            <::std::vec::Vec<::std::string::String> as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -18391,6 +20341,23 @@ impl __p::Shape for ClientRequest {
             <SubscriptionsListenRequest as __p::Shape>::score(v),
             <CallToolRequest as __p::Shape>::score(v),
             <ListToolsRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <DiscoverRequest as __p::Shape>::fits(v),
+            <CompleteRequest as __p::Shape>::fits(v),
+            <GetPromptRequest as __p::Shape>::fits(v),
+            <ListPromptsRequest as __p::Shape>::fits(v),
+            <ListResourcesRequest as __p::Shape>::fits(v),
+            <ListResourceTemplatesRequest as __p::Shape>::fits(v),
+            <ReadResourceRequest as __p::Shape>::fits(v),
+            <SubscriptionsListenRequest as __p::Shape>::fits(v),
+            <CallToolRequest as __p::Shape>::fits(v),
+            <ListToolsRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -18635,6 +20602,21 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CancelledNotification as __p::Shape>::fits(v),
+            <ProgressNotification as __p::Shape>::fits(v),
+            <LoggingMessageNotification as __p::Shape>::fits(v),
+            <ResourceUpdatedNotification as __p::Shape>::fits(v),
+            <ResourceListChangedNotification as __p::Shape>::fits(v),
+            <ToolListChangedNotification as __p::Shape>::fits(v),
+            <PromptListChangedNotification as __p::Shape>::fits(v),
+            <SubscriptionsAcknowledgedNotification as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 #[doc(hidden)]
 pub enum __ServerNotificationBuilder {
@@ -18869,6 +20851,25 @@ impl __p::Shape for ServerResult {
             <CallToolResult as __p::Shape>::score(v),
             <ListToolsResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <EmptyResult as __p::Shape>::fits(v),
+            <DiscoverResult as __p::Shape>::fits(v),
+            <CompleteResult as __p::Shape>::fits(v),
+            <GetPromptResult as __p::Shape>::fits(v),
+            <ListPromptsResult as __p::Shape>::fits(v),
+            <ListResourceTemplatesResult as __p::Shape>::fits(v),
+            <ListResourcesResult as __p::Shape>::fits(v),
+            <ReadResourceResult as __p::Shape>::fits(v),
+            <SubscriptionsListenResult as __p::Shape>::fits(v),
+            <CallToolResult as __p::Shape>::fits(v),
+            <ListToolsResult as __p::Shape>::fits(v),
+            <InputRequiredResult as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()

@@ -386,7 +386,15 @@ pub mod __private {
     /// `None` when it cannot be that type, else higher for a closer fit.
     pub trait Shape {
         fn score(v: &Value) -> Option<u32>;
+        /// The same question asked about a field's value: kind, literals and
+        /// required keys, without descending any further.
+        fn fits(v: &Value) -> Option<u32> {
+            Self::score(v)
+        }
     }
+
+    /// A field's shallow check, as stored in the generated tables.
+    pub type Fit = fn(&Value) -> Option<u32>;
 
     macro_rules! shape {
         ($($t:ty => $test:expr),* $(,)?) => { $(impl Shape for $t { fn score(v: &Value) -> Option<u32> { let f: fn(&Value) -> bool = $test; f(v).then_some(1) } })* };
@@ -426,28 +434,57 @@ pub mod __private {
                 T::score(v)
             }
         }
+        fn fits(v: &Value) -> Option<u32> {
+            if v.is_null() {
+                Some(1)
+            } else {
+                T::fits(v)
+            }
+        }
     }
 
     impl<T: Shape> Shape for Box<T> {
         fn score(v: &Value) -> Option<u32> {
             T::score(v)
         }
+        fn fits(v: &Value) -> Option<u32> {
+            T::fits(v)
+        }
     }
 
-    /// Scores a struct: every required key present, literals equal, then one point per known key.
-    pub fn score_object(v: &Value, required: &[&str], known: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
+    /// Scores a struct: every required key present and every literal equal;
+    /// then each known key present adds how well its value fits (a value that
+    /// cannot be that field's type rules the struct out).
+    pub fn score_object(v: &Value, required: &[&str], fields: &[(&str, Fit)], literals: &[(&str, bool, Lit)]) -> Option<u32> {
         let o = v.as_object()?;
+        let mut score = shallow_object(o, required, literals)?;
+        for (k, fit) in fields {
+            if let Some(found) = o.get(*k) {
+                score += 1 + fit(found)?;
+            }
+        }
+        Some(score)
+    }
+
+    /// A struct's shallow check: required keys and literals only.
+    pub fn fits_object(v: &Value, required: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
+        shallow_object(v.as_object()?, required, literals)
+    }
+
+    fn shallow_object(o: &JsonObject, required: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
         if !required.iter().all(|k| o.contains_key(*k)) {
             return None;
         }
+        let mut score = 1;
         for (k, must, value) in literals {
             match o.get(*k) {
                 Some(found) if !value.matches(found) => return None,
+                Some(_) => score += 2,
                 None if *must => return None,
-                _ => {}
+                None => {}
             }
         }
-        Some(1 + known.iter().filter(|k| o.contains_key(**k)).count() as u32)
+        Some(score)
     }
 
     /// The index of the best score; the first one wins a tie.

@@ -52,6 +52,17 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <JSONRPCRequest as __p::Shape>::fits(v),
+            <JSONRPCNotification as __p::Shape>::fits(v),
+            <JSONRPCResponse as __p::Shape>::fits(v),
+            <JSONRPCError as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -121,6 +132,12 @@ impl __rt::SchemaType for ProgressToken {
 impl __p::Shape for ProgressToken {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -265,7 +282,18 @@ impl __rt::SchemaType for Request {
 }
 impl __p::Shape for Request {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// The inline type of [`Request`]`.params._meta`.
@@ -336,7 +364,15 @@ impl __rt::SchemaType for RequestParamsMeta {
 }
 impl __p::Shape for RequestParamsMeta {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["progressToken"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`Request`]`.params`.
@@ -404,7 +440,15 @@ impl __rt::SchemaType for RequestParams {
 }
 impl __p::Shape for RequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -476,7 +520,18 @@ impl __rt::SchemaType for Notification {
 }
 impl __p::Shape for Notification {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// The inline type of [`Notification`]`.params`.
@@ -548,7 +603,15 @@ impl __rt::SchemaType for NotificationParams {
 }
 impl __p::Shape for NotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -614,7 +677,15 @@ impl __rt::SchemaType for Result {
 }
 impl __p::Shape for Result {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -649,6 +720,12 @@ impl __rt::SchemaType for RequestId {
 impl __p::Shape for RequestId {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -815,7 +892,18 @@ impl __p::Shape for JSONRPCRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -909,7 +997,17 @@ impl __p::Shape for JSONRPCNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -998,6 +1096,16 @@ impl __p::Shape for JSONRPCResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <Result as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1092,6 +1200,16 @@ impl __p::Shape for JSONRPCError {
         __p::score_object(
             v,
             &["jsonrpc", "id", "error"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("error", <JSONRPCErrorError as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1175,7 +1293,19 @@ impl __rt::SchemaType for JSONRPCErrorError {
 }
 impl __p::Shape for JSONRPCErrorError {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["code", "message"], &["code", "message", "data"], &[])
+        __p::score_object(
+            v,
+            &["code", "message"],
+            &[
+                ("code", <i64 as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["code", "message"], &[])
     }
 }
 /// A response that indicates success but carries no data.
@@ -1268,6 +1398,13 @@ impl __p::Shape for CancelledNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CancelledNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/cancelled"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/cancelled"))],
         )
@@ -1350,7 +1487,18 @@ impl __rt::SchemaType for CancelledNotificationParams {
 }
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["requestId"], &["requestId", "reason"], &[])
+        __p::score_object(
+            v,
+            &["requestId"],
+            &[
+                ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["requestId"], &[])
     }
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -1432,6 +1580,13 @@ impl __p::Shape for InitializeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <InitializeRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("initialize"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("initialize"))],
         )
@@ -1519,9 +1674,19 @@ impl __p::Shape for InitializeRequestParams {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
-            &["protocolVersion", "capabilities", "clientInfo"],
+            &[
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("capabilities", <ClientCapabilities as __p::Shape>::fits as __p::Fit),
+                ("clientInfo", <Implementation as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
 /// After receiving an initialize request from the client, the server sends this response.
@@ -1623,9 +1788,21 @@ impl __p::Shape for InitializeResult {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
-            &["_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
+                ("serverInfo", <Implementation as __p::Shape>::fits as __p::Fit),
+                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
 }
 /// This notification is sent from the client to the server after initialization has finished.
@@ -1712,7 +1889,14 @@ impl __p::Shape for InitializedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/initialized"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
     }
@@ -1808,7 +1992,25 @@ impl __rt::SchemaType for ClientCapabilities {
 }
 impl __p::Shape for ClientCapabilities {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["experimental", "roots", "sampling"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("roots", <ClientCapabilitiesRoots as __p::Shape>::fits as __p::Fit),
+                ("sampling", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.roots`.
@@ -1882,7 +2084,15 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
 }
 impl __p::Shape for ClientCapabilitiesRoots {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -1995,9 +2205,27 @@ impl __p::Shape for ServerCapabilities {
         __p::score_object(
             v,
             &[],
-            &["experimental", "logging", "prompts", "resources", "tools"],
+            &[
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("logging", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("prompts", <ServerCapabilitiesPrompts as __p::Shape>::fits as __p::Fit),
+                (
+                    "resources",
+                    <ServerCapabilitiesResources as __p::Shape>::fits as __p::Fit,
+                ),
+                ("tools", <ServerCapabilitiesTools as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.prompts`.
@@ -2071,7 +2299,15 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.resources`.
@@ -2153,7 +2389,18 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
 }
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["subscribe", "listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("subscribe", <bool as __p::Shape>::fits as __p::Fit),
+                ("listChanged", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tools`.
@@ -2227,7 +2474,15 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
 }
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Describes the name and version of an MCP implementation.
@@ -2298,7 +2553,18 @@ impl __rt::SchemaType for Implementation {
 }
 impl __p::Shape for Implementation {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name", "version"], &["name", "version"], &[])
+        __p::score_object(
+            v,
+            &["name", "version"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "version"], &[])
     }
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -2380,9 +2646,12 @@ impl __p::Shape for PingRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <RequestParams as __p::Shape>::fits as __p::Fit)],
             &[("method", true, __p::Lit::Str("ping"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
     }
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -2467,6 +2736,13 @@ impl __p::Shape for ProgressNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <ProgressNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/progress"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
@@ -2562,9 +2838,16 @@ impl __p::Shape for ProgressNotificationParams {
         __p::score_object(
             v,
             &["progressToken", "progress"],
-            &["progressToken", "progress", "total"],
+            &[
+                ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
+                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -2636,7 +2919,18 @@ impl __rt::SchemaType for PaginatedRequest {
 }
 impl __p::Shape for PaginatedRequest {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// The inline type of [`PaginatedRequest`]`.params`.
@@ -2709,7 +3003,15 @@ impl __rt::SchemaType for PaginatedRequestParams {
 }
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["cursor"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("cursor", <Cursor as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -2788,7 +3090,18 @@ impl __rt::SchemaType for PaginatedResult {
 }
 impl __p::Shape for PaginatedResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta", "nextCursor"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -2875,7 +3188,14 @@ impl __p::Shape for ListResourcesRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
     }
@@ -2965,7 +3285,22 @@ impl __rt::SchemaType for ListResourcesResult {
 }
 impl __p::Shape for ListResourcesResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["resources"], &["_meta", "nextCursor", "resources"], &[])
+        __p::score_object(
+            v,
+            &["resources"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                (
+                    "resources",
+                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resources"], &[])
     }
 }
 /// Sent from the client to request a list of resource templates the server has.
@@ -3052,7 +3387,14 @@ impl __p::Shape for ListResourceTemplatesRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/templates/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
     }
@@ -3147,9 +3489,19 @@ impl __p::Shape for ListResourceTemplatesResult {
         __p::score_object(
             v,
             &["resourceTemplates"],
-            &["_meta", "nextCursor", "resourceTemplates"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                (
+                    "resourceTemplates",
+                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -3234,6 +3586,13 @@ impl __p::Shape for ReadResourceRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <ReadResourceRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/read"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("resources/read"))],
         )
@@ -3308,7 +3667,15 @@ impl __rt::SchemaType for ReadResourceRequestParams {
 }
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// The server's response to a resources/read request from the client.
@@ -3385,7 +3752,22 @@ impl __rt::SchemaType for ReadResourceResult {
 }
 impl __p::Shape for ReadResourceResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["contents"], &["_meta", "contents"], &[])
+        __p::score_object(
+            v,
+            &["contents"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "contents",
+                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["contents"], &[])
     }
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
@@ -3422,6 +3804,15 @@ impl __p::Shape for ReadResourceResultContentsItem {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -3540,7 +3931,14 @@ impl __p::Shape for ResourceListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
         )
     }
@@ -3624,6 +4022,13 @@ impl __p::Shape for SubscribeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <SubscribeRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/subscribe"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("resources/subscribe"))],
         )
@@ -3698,7 +4103,15 @@ impl __rt::SchemaType for SubscribeRequestParams {
 }
 impl __p::Shape for SubscribeRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -3783,6 +4196,13 @@ impl __p::Shape for UnsubscribeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <UnsubscribeRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
         )
@@ -3857,7 +4277,15 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
 }
 impl __p::Shape for UnsubscribeRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -3942,6 +4370,18 @@ impl __p::Shape for ResourceUpdatedNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <ResourceUpdatedNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
         )
@@ -4016,7 +4456,15 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A known resource that the server is capable of reading.
@@ -4133,9 +4581,19 @@ impl __p::Shape for Resource {
         __p::score_object(
             v,
             &["uri", "name"],
-            &["annotations", "uri", "name", "description", "mimeType", "size"],
+            &[
+                ("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("size", <i64 as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "name"], &[])
     }
 }
 /// A template description for resources available on the server.
@@ -4244,9 +4702,18 @@ impl __p::Shape for ResourceTemplate {
         __p::score_object(
             v,
             &["uriTemplate", "name"],
-            &["annotations", "uriTemplate", "name", "description", "mimeType"],
+            &[
+                ("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit),
+                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uriTemplate", "name"], &[])
     }
 }
 /// The contents of a specific resource or sub-resource.
@@ -4323,7 +4790,18 @@ impl __rt::SchemaType for ResourceContents {
 }
 impl __p::Shape for ResourceContents {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "mimeType"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -4408,7 +4886,19 @@ impl __rt::SchemaType for TextResourceContents {
 }
 impl __p::Shape for TextResourceContents {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri", "text"], &["uri", "mimeType", "text"], &[])
+        __p::score_object(
+            v,
+            &["uri", "text"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "text"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -4495,7 +4985,19 @@ impl __rt::SchemaType for BlobResourceContents {
 }
 impl __p::Shape for BlobResourceContents {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri", "blob"], &["uri", "mimeType", "blob"], &[])
+        __p::score_object(
+            v,
+            &["uri", "blob"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -4582,7 +5084,14 @@ impl __p::Shape for ListPromptsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("prompts/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
     }
@@ -4669,7 +5178,19 @@ impl __rt::SchemaType for ListPromptsResult {
 }
 impl __p::Shape for ListPromptsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
+        __p::score_object(
+            v,
+            &["prompts"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["prompts"], &[])
     }
 }
 /// Used by the client to get a prompt provided by the server.
@@ -4751,6 +5272,13 @@ impl __p::Shape for GetPromptRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <GetPromptRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("prompts/get"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("prompts/get"))],
         )
@@ -4835,7 +5363,24 @@ impl __rt::SchemaType for GetPromptRequestParams {
 }
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// The server's response to a prompts/get request from the client.
@@ -4919,7 +5464,22 @@ impl __rt::SchemaType for GetPromptResult {
 }
 impl __p::Shape for GetPromptResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["messages"], &["_meta", "description", "messages"], &[])
+        __p::score_object(
+            v,
+            &["messages"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "messages",
+                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["messages"], &[])
     }
 }
 /// A prompt or prompt template that the server offers.
@@ -5002,7 +5562,22 @@ impl __rt::SchemaType for Prompt {
 }
 impl __p::Shape for Prompt {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "description", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Describes an argument that a prompt can accept.
@@ -5087,7 +5662,19 @@ impl __rt::SchemaType for PromptArgument {
 }
 impl __p::Shape for PromptArgument {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "description", "required"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("required", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// The sender or recipient of messages and data in a conversation.
@@ -5151,7 +5738,13 @@ impl __p::Shape for Role {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -5229,7 +5822,18 @@ impl __rt::SchemaType for PromptMessage {
 }
 impl __p::Shape for PromptMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <PromptMessageContent as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// The inline type of [`PromptMessage`]`.content`.
@@ -5275,6 +5879,16 @@ impl __p::Shape for PromptMessageContent {
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
             <EmbeddedResource as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <EmbeddedResource as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -5451,7 +6065,17 @@ impl __p::Shape for EmbeddedResource {
         __p::score_object(
             v,
             &["type", "resource"],
-            &["annotations", "type", "resource"],
+            &[
+                ("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit),
+                ("resource", <EmbeddedResourceResource as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "resource"],
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
@@ -5490,6 +6114,15 @@ impl __p::Shape for EmbeddedResourceResource {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -5606,7 +6239,14 @@ impl __p::Shape for PromptListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
         )
     }
@@ -5692,7 +6332,14 @@ impl __p::Shape for ListToolsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("tools/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
     }
@@ -5779,7 +6426,19 @@ impl __rt::SchemaType for ListToolsResult {
 }
 impl __p::Shape for ListToolsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["tools"], &["_meta", "nextCursor", "tools"], &[])
+        __p::score_object(
+            v,
+            &["tools"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["tools"], &[])
     }
 }
 /// The server's response to a tool call.
@@ -5872,7 +6531,23 @@ impl __rt::SchemaType for CallToolResult {
 }
 impl __p::Shape for CallToolResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["content"], &["_meta", "content", "isError"], &[])
+        __p::score_object(
+            v,
+            &["content"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::vec::Vec<CallToolResultContentItem> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("isError", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["content"], &[])
     }
 }
 /// The inline type of [`CallToolResult`]`.content[]`.
@@ -5918,6 +6593,16 @@ impl __p::Shape for CallToolResultContentItem {
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
             <EmbeddedResource as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <EmbeddedResource as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -6082,6 +6767,13 @@ impl __p::Shape for CallToolRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CallToolRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("tools/call"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("tools/call"))],
         )
@@ -6160,7 +6852,18 @@ impl __rt::SchemaType for CallToolRequestParams {
 }
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -6247,7 +6950,14 @@ impl __p::Shape for ToolListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
     }
@@ -6333,9 +7043,16 @@ impl __p::Shape for Tool {
         __p::score_object(
             v,
             &["name", "inputSchema"],
-            &["name", "description", "inputSchema"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
 /// The inline type of [`Tool`]`.inputSchema`.
@@ -6427,9 +7144,25 @@ impl __p::Shape for ToolInputSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "properties", "required"],
+            &[
+                (
+                    "properties",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "required",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
             &[("type", true, __p::Lit::Str("object"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 /// A request from the client to the server, to enable or adjust logging.
@@ -6511,6 +7244,13 @@ impl __p::Shape for SetLevelRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <SetLevelRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("logging/setLevel"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("logging/setLevel"))],
         )
@@ -6583,7 +7323,15 @@ impl __rt::SchemaType for SetLevelRequestParams {
 }
 impl __p::Shape for SetLevelRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["level"], &["level"], &[])
+        __p::score_object(
+            v,
+            &["level"],
+            &[("level", <LoggingLevel as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["level"], &[])
     }
 }
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
@@ -6668,6 +7416,18 @@ impl __p::Shape for LoggingMessageNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <LoggingMessageNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("notifications/message"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/message"))],
         )
@@ -6754,7 +7514,19 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
 }
 impl __p::Shape for LoggingMessageNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["level", "data"], &["level", "logger", "data"], &[])
+        __p::score_object(
+            v,
+            &["level", "data"],
+            &[
+                ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
+                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["level", "data"], &[])
     }
 }
 /// The severity of a log message.
@@ -6845,7 +7617,13 @@ impl __p::Shape for LoggingLevel {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -6934,6 +7712,13 @@ impl __p::Shape for CreateMessageRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CreateMessageRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("sampling/createMessage"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
@@ -7007,7 +7792,13 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -7149,17 +7940,37 @@ impl __p::Shape for CreateMessageRequestParams {
             v,
             &["messages", "maxTokens"],
             &[
-                "messages",
-                "modelPreferences",
-                "systemPrompt",
-                "includeContext",
-                "temperature",
-                "maxTokens",
-                "stopSequences",
-                "metadata",
+                (
+                    "messages",
+                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+                ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
+                (
+                    "systemPrompt",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "includeContext",
+                    <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "temperature",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopSequences",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("metadata", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
@@ -7260,9 +8071,21 @@ impl __p::Shape for CreateMessageResult {
         __p::score_object(
             v,
             &["role", "content", "model"],
-            &["_meta", "role", "content", "model", "stopReason"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopReason",
+                    <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
 /// The inline type of [`CreateMessageResult`]`.stopReason`.
@@ -7332,7 +8155,13 @@ impl __p::Shape for CreateMessageResultStopReason {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if true {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -7407,7 +8236,18 @@ impl __rt::SchemaType for SamplingMessage {
 }
 impl __p::Shape for SamplingMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// The inline type of [`SamplingMessage`]`.content`.
@@ -7446,6 +8286,12 @@ impl __rt::SchemaType for SamplingMessageContent {
 impl __p::Shape for SamplingMessageContent {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<TextContent as __p::Shape>::score(v), <ImageContent as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<TextContent as __p::Shape>::fits(v), <ImageContent as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -7585,7 +8431,15 @@ impl __rt::SchemaType for Annotated {
 }
 impl __p::Shape for Annotated {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["annotations"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`Annotated`]`.annotations`.
@@ -7677,7 +8531,18 @@ impl __rt::SchemaType for AnnotatedAnnotations {
 }
 impl __p::Shape for AnnotatedAnnotations {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["audience", "priority"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Text provided to or from an LLM.
@@ -7762,9 +8627,15 @@ impl __p::Shape for TextContent {
         __p::score_object(
             v,
             &["type", "text"],
-            &["annotations", "type", "text"],
+            &[
+                ("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit),
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[("type", true, __p::Lit::Str("text"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 /// An image provided to or from an LLM.
@@ -7859,7 +8730,18 @@ impl __p::Shape for ImageContent {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
-            &["annotations", "type", "data", "mimeType"],
+            &[
+                ("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit),
+                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("image"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
@@ -8003,9 +8885,26 @@ impl __p::Shape for ModelPreferences {
         __p::score_object(
             v,
             &[],
-            &["hints", "costPriority", "speedPriority", "intelligencePriority"],
+            &[
+                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                (
+                    "costPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "speedPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "intelligencePriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Hints to use for model selection.
@@ -8083,7 +8982,15 @@ impl __rt::SchemaType for ModelHint {
 }
 impl __p::Shape for ModelHint {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["name"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -8165,6 +9072,13 @@ impl __p::Shape for CompleteRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CompleteRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("completion/complete"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
@@ -8208,6 +9122,15 @@ impl __p::Shape for CompleteRequestParamsRef {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceReference as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PromptReference as __p::Shape>::fits(v),
+            <ResourceReference as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -8356,7 +9279,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
 }
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name", "value"], &["name", "value"], &[])
+        __p::score_object(
+            v,
+            &["name", "value"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "value"], &[])
     }
 }
 /// The inline type of [`CompleteRequest`]`.params`.
@@ -8431,7 +9365,21 @@ impl __rt::SchemaType for CompleteRequestParams {
 }
 impl __p::Shape for CompleteRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["ref", "argument"], &["ref", "argument"], &[])
+        __p::score_object(
+            v,
+            &["ref", "argument"],
+            &[
+                ("ref", <CompleteRequestParamsRef as __p::Shape>::fits as __p::Fit),
+                (
+                    "argument",
+                    <CompleteRequestParamsArgument as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
 /// The server's response to a completion/complete request
@@ -8505,7 +9453,21 @@ impl __rt::SchemaType for CompleteResult {
 }
 impl __p::Shape for CompleteResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["completion"], &["_meta", "completion"], &[])
+        __p::score_object(
+            v,
+            &["completion"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "completion",
+                    <CompleteResultCompletion as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["completion"], &[])
     }
 }
 /// The inline type of [`CompleteResult`]`.completion`.
@@ -8591,7 +9553,23 @@ impl __rt::SchemaType for CompleteResultCompletion {
 }
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["values"], &["values", "total", "hasMore"], &[])
+        __p::score_object(
+            v,
+            &["values"],
+            &[
+                (
+                    "values",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("total", <i64 as __p::Shape>::fits as __p::Fit),
+                ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["values"], &[])
     }
 }
 /// A reference to a resource or resource template definition.
@@ -8676,6 +9654,13 @@ impl __p::Shape for ResourceReference {
         __p::score_object(
             v,
             &["type", "uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("type", true, __p::Lit::Str("ref/resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["type", "uri"],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
@@ -8761,6 +9746,13 @@ impl __p::Shape for PromptReference {
         __p::score_object(
             v,
             &["type", "name"],
+            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("type", true, __p::Lit::Str("ref/prompt"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["type", "name"],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
@@ -8853,7 +9845,14 @@ impl __p::Shape for ListRootsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <RequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("roots/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
@@ -8931,7 +9930,18 @@ impl __rt::SchemaType for ListRootsResult {
 }
 impl __p::Shape for ListRootsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["roots"], &["_meta", "roots"], &[])
+        __p::score_object(
+            v,
+            &["roots"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["roots"], &[])
     }
 }
 /// Represents a root directory or file that the server can operate on.
@@ -9010,7 +10020,18 @@ impl __rt::SchemaType for Root {
 }
 impl __p::Shape for Root {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "name"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
@@ -9099,7 +10120,14 @@ impl __p::Shape for RootsListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
         )
     }
@@ -9197,6 +10225,26 @@ impl __p::Shape for ClientRequest {
             <UnsubscribeRequest as __p::Shape>::score(v),
             <CallToolRequest as __p::Shape>::score(v),
             <ListToolsRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PingRequest as __p::Shape>::fits(v),
+            <InitializeRequest as __p::Shape>::fits(v),
+            <CompleteRequest as __p::Shape>::fits(v),
+            <SetLevelRequest as __p::Shape>::fits(v),
+            <GetPromptRequest as __p::Shape>::fits(v),
+            <ListPromptsRequest as __p::Shape>::fits(v),
+            <ListResourcesRequest as __p::Shape>::fits(v),
+            <ListResourceTemplatesRequest as __p::Shape>::fits(v),
+            <ReadResourceRequest as __p::Shape>::fits(v),
+            <SubscribeRequest as __p::Shape>::fits(v),
+            <UnsubscribeRequest as __p::Shape>::fits(v),
+            <CallToolRequest as __p::Shape>::fits(v),
+            <ListToolsRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -9435,6 +10483,17 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CancelledNotification as __p::Shape>::fits(v),
+            <ProgressNotification as __p::Shape>::fits(v),
+            <InitializedNotification as __p::Shape>::fits(v),
+            <RootsListChangedNotification as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 #[doc(hidden)]
 pub enum __ClientNotificationBuilder {
@@ -9569,6 +10628,16 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <EmptyResult as __p::Shape>::fits(v),
+            <CreateMessageResult as __p::Shape>::fits(v),
+            <ListRootsResult as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -9641,6 +10710,16 @@ impl __p::Shape for ServerRequest {
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
             <ListRootsRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PingRequest as __p::Shape>::fits(v),
+            <CreateMessageRequest as __p::Shape>::fits(v),
+            <ListRootsRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -9795,6 +10874,20 @@ impl __p::Shape for ServerNotification {
             <ResourceListChangedNotification as __p::Shape>::score(v),
             <ToolListChangedNotification as __p::Shape>::score(v),
             <PromptListChangedNotification as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CancelledNotification as __p::Shape>::fits(v),
+            <ProgressNotification as __p::Shape>::fits(v),
+            <LoggingMessageNotification as __p::Shape>::fits(v),
+            <ResourceUpdatedNotification as __p::Shape>::fits(v),
+            <ResourceListChangedNotification as __p::Shape>::fits(v),
+            <ToolListChangedNotification as __p::Shape>::fits(v),
+            <PromptListChangedNotification as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -10004,6 +11097,23 @@ impl __p::Shape for ServerResult {
             <ReadResourceResult as __p::Shape>::score(v),
             <CallToolResult as __p::Shape>::score(v),
             <ListToolsResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <EmptyResult as __p::Shape>::fits(v),
+            <InitializeResult as __p::Shape>::fits(v),
+            <CompleteResult as __p::Shape>::fits(v),
+            <GetPromptResult as __p::Shape>::fits(v),
+            <ListPromptsResult as __p::Shape>::fits(v),
+            <ListResourcesResult as __p::Shape>::fits(v),
+            <ListResourceTemplatesResult as __p::Shape>::fits(v),
+            <ReadResourceResult as __p::Shape>::fits(v),
+            <CallToolResult as __p::Shape>::fits(v),
+            <ListToolsResult as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()

@@ -64,6 +64,19 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <JSONRPCRequest as __p::Shape>::fits(v),
+            <JSONRPCNotification as __p::Shape>::fits(v),
+            <JSONRPCBatchRequest as __p::Shape>::fits(v),
+            <JSONRPCResponse as __p::Shape>::fits(v),
+            <JSONRPCError as __p::Shape>::fits(v),
+            <JSONRPCBatchResponse as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -148,6 +161,15 @@ impl __p::Shape for JSONRPCBatchRequestItem {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <JSONRPCRequest as __p::Shape>::fits(v),
+            <JSONRPCNotification as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -216,6 +238,12 @@ impl __p::Shape for JSONRPCBatchResponseItem {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<JSONRPCResponse as __p::Shape>::fits(v), <JSONRPCError as __p::Shape>::fits(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -277,6 +305,12 @@ impl __rt::SchemaType for ProgressToken {
 impl __p::Shape for ProgressToken {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -421,7 +455,18 @@ impl __rt::SchemaType for Request {
 }
 impl __p::Shape for Request {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// The inline type of [`Request`]`.params._meta`.
@@ -492,7 +537,15 @@ impl __rt::SchemaType for RequestParamsMeta {
 }
 impl __p::Shape for RequestParamsMeta {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["progressToken"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`Request`]`.params`.
@@ -560,7 +613,15 @@ impl __rt::SchemaType for RequestParams {
 }
 impl __p::Shape for RequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -632,7 +693,18 @@ impl __rt::SchemaType for Notification {
 }
 impl __p::Shape for Notification {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// The inline type of [`Notification`]`.params`.
@@ -704,7 +776,15 @@ impl __rt::SchemaType for NotificationParams {
 }
 impl __p::Shape for NotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -770,7 +850,15 @@ impl __rt::SchemaType for Result {
 }
 impl __p::Shape for Result {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -805,6 +893,12 @@ impl __rt::SchemaType for RequestId {
 impl __p::Shape for RequestId {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -971,7 +1065,18 @@ impl __p::Shape for JSONRPCRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1065,7 +1170,17 @@ impl __p::Shape for JSONRPCNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1154,6 +1269,16 @@ impl __p::Shape for JSONRPCResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <Result as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1248,6 +1373,16 @@ impl __p::Shape for JSONRPCError {
         __p::score_object(
             v,
             &["jsonrpc", "id", "error"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("error", <JSONRPCErrorError as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1331,7 +1466,19 @@ impl __rt::SchemaType for JSONRPCErrorError {
 }
 impl __p::Shape for JSONRPCErrorError {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["code", "message"], &["code", "message", "data"], &[])
+        __p::score_object(
+            v,
+            &["code", "message"],
+            &[
+                ("code", <i64 as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["code", "message"], &[])
     }
 }
 /// A response that indicates success but carries no data.
@@ -1424,6 +1571,13 @@ impl __p::Shape for CancelledNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CancelledNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/cancelled"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/cancelled"))],
         )
@@ -1506,7 +1660,18 @@ impl __rt::SchemaType for CancelledNotificationParams {
 }
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["requestId"], &["requestId", "reason"], &[])
+        __p::score_object(
+            v,
+            &["requestId"],
+            &[
+                ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["requestId"], &[])
     }
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -1588,6 +1753,13 @@ impl __p::Shape for InitializeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <InitializeRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("initialize"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("initialize"))],
         )
@@ -1675,9 +1847,19 @@ impl __p::Shape for InitializeRequestParams {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
-            &["protocolVersion", "capabilities", "clientInfo"],
+            &[
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("capabilities", <ClientCapabilities as __p::Shape>::fits as __p::Fit),
+                ("clientInfo", <Implementation as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
 /// After receiving an initialize request from the client, the server sends this response.
@@ -1779,9 +1961,21 @@ impl __p::Shape for InitializeResult {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
-            &["_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
+                ("serverInfo", <Implementation as __p::Shape>::fits as __p::Fit),
+                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
 }
 /// This notification is sent from the client to the server after initialization has finished.
@@ -1868,7 +2062,14 @@ impl __p::Shape for InitializedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/initialized"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
     }
@@ -1964,7 +2165,25 @@ impl __rt::SchemaType for ClientCapabilities {
 }
 impl __p::Shape for ClientCapabilities {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["experimental", "roots", "sampling"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("roots", <ClientCapabilitiesRoots as __p::Shape>::fits as __p::Fit),
+                ("sampling", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.roots`.
@@ -2038,7 +2257,15 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
 }
 impl __p::Shape for ClientCapabilitiesRoots {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -2161,9 +2388,28 @@ impl __p::Shape for ServerCapabilities {
         __p::score_object(
             v,
             &[],
-            &["experimental", "logging", "completions", "prompts", "resources", "tools"],
+            &[
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("logging", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("completions", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("prompts", <ServerCapabilitiesPrompts as __p::Shape>::fits as __p::Fit),
+                (
+                    "resources",
+                    <ServerCapabilitiesResources as __p::Shape>::fits as __p::Fit,
+                ),
+                ("tools", <ServerCapabilitiesTools as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.prompts`.
@@ -2237,7 +2483,15 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.resources`.
@@ -2319,7 +2573,18 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
 }
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["subscribe", "listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("subscribe", <bool as __p::Shape>::fits as __p::Fit),
+                ("listChanged", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tools`.
@@ -2393,7 +2658,15 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
 }
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Describes the name and version of an MCP implementation.
@@ -2464,7 +2737,18 @@ impl __rt::SchemaType for Implementation {
 }
 impl __p::Shape for Implementation {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name", "version"], &["name", "version"], &[])
+        __p::score_object(
+            v,
+            &["name", "version"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "version"], &[])
     }
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -2546,9 +2830,12 @@ impl __p::Shape for PingRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <RequestParams as __p::Shape>::fits as __p::Fit)],
             &[("method", true, __p::Lit::Str("ping"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
     }
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -2633,6 +2920,13 @@ impl __p::Shape for ProgressNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <ProgressNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/progress"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
@@ -2736,9 +3030,17 @@ impl __p::Shape for ProgressNotificationParams {
         __p::score_object(
             v,
             &["progressToken", "progress"],
-            &["progressToken", "progress", "total", "message"],
+            &[
+                ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
+                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -2810,7 +3112,18 @@ impl __rt::SchemaType for PaginatedRequest {
 }
 impl __p::Shape for PaginatedRequest {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// The inline type of [`PaginatedRequest`]`.params`.
@@ -2883,7 +3196,15 @@ impl __rt::SchemaType for PaginatedRequestParams {
 }
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["cursor"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("cursor", <Cursor as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -2962,7 +3283,18 @@ impl __rt::SchemaType for PaginatedResult {
 }
 impl __p::Shape for PaginatedResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta", "nextCursor"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -3049,7 +3381,14 @@ impl __p::Shape for ListResourcesRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
     }
@@ -3139,7 +3478,22 @@ impl __rt::SchemaType for ListResourcesResult {
 }
 impl __p::Shape for ListResourcesResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["resources"], &["_meta", "nextCursor", "resources"], &[])
+        __p::score_object(
+            v,
+            &["resources"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                (
+                    "resources",
+                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resources"], &[])
     }
 }
 /// Sent from the client to request a list of resource templates the server has.
@@ -3226,7 +3580,14 @@ impl __p::Shape for ListResourceTemplatesRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/templates/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
     }
@@ -3321,9 +3682,19 @@ impl __p::Shape for ListResourceTemplatesResult {
         __p::score_object(
             v,
             &["resourceTemplates"],
-            &["_meta", "nextCursor", "resourceTemplates"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                (
+                    "resourceTemplates",
+                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -3408,6 +3779,13 @@ impl __p::Shape for ReadResourceRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <ReadResourceRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/read"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("resources/read"))],
         )
@@ -3482,7 +3860,15 @@ impl __rt::SchemaType for ReadResourceRequestParams {
 }
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// The server's response to a resources/read request from the client.
@@ -3559,7 +3945,22 @@ impl __rt::SchemaType for ReadResourceResult {
 }
 impl __p::Shape for ReadResourceResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["contents"], &["_meta", "contents"], &[])
+        __p::score_object(
+            v,
+            &["contents"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "contents",
+                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["contents"], &[])
     }
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
@@ -3596,6 +3997,15 @@ impl __p::Shape for ReadResourceResultContentsItem {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -3714,7 +4124,14 @@ impl __p::Shape for ResourceListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
         )
     }
@@ -3798,6 +4215,13 @@ impl __p::Shape for SubscribeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <SubscribeRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/subscribe"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("resources/subscribe"))],
         )
@@ -3872,7 +4296,15 @@ impl __rt::SchemaType for SubscribeRequestParams {
 }
 impl __p::Shape for SubscribeRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -3957,6 +4389,13 @@ impl __p::Shape for UnsubscribeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <UnsubscribeRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
         )
@@ -4031,7 +4470,15 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
 }
 impl __p::Shape for UnsubscribeRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -4116,6 +4563,18 @@ impl __p::Shape for ResourceUpdatedNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <ResourceUpdatedNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
         )
@@ -4190,7 +4649,15 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A known resource that the server is capable of reading.
@@ -4308,9 +4775,19 @@ impl __p::Shape for Resource {
         __p::score_object(
             v,
             &["uri", "name"],
-            &["uri", "name", "description", "mimeType", "annotations", "size"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("size", <i64 as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "name"], &[])
     }
 }
 /// A template description for resources available on the server.
@@ -4420,9 +4897,18 @@ impl __p::Shape for ResourceTemplate {
         __p::score_object(
             v,
             &["uriTemplate", "name"],
-            &["uriTemplate", "name", "description", "mimeType", "annotations"],
+            &[
+                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uriTemplate", "name"], &[])
     }
 }
 /// The contents of a specific resource or sub-resource.
@@ -4499,7 +4985,18 @@ impl __rt::SchemaType for ResourceContents {
 }
 impl __p::Shape for ResourceContents {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "mimeType"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -4584,7 +5081,19 @@ impl __rt::SchemaType for TextResourceContents {
 }
 impl __p::Shape for TextResourceContents {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri", "text"], &["uri", "mimeType", "text"], &[])
+        __p::score_object(
+            v,
+            &["uri", "text"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "text"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -4671,7 +5180,19 @@ impl __rt::SchemaType for BlobResourceContents {
 }
 impl __p::Shape for BlobResourceContents {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri", "blob"], &["uri", "mimeType", "blob"], &[])
+        __p::score_object(
+            v,
+            &["uri", "blob"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -4758,7 +5279,14 @@ impl __p::Shape for ListPromptsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("prompts/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
     }
@@ -4845,7 +5373,19 @@ impl __rt::SchemaType for ListPromptsResult {
 }
 impl __p::Shape for ListPromptsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
+        __p::score_object(
+            v,
+            &["prompts"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["prompts"], &[])
     }
 }
 /// Used by the client to get a prompt provided by the server.
@@ -4927,6 +5467,13 @@ impl __p::Shape for GetPromptRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <GetPromptRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("prompts/get"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("prompts/get"))],
         )
@@ -5011,7 +5558,24 @@ impl __rt::SchemaType for GetPromptRequestParams {
 }
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// The server's response to a prompts/get request from the client.
@@ -5095,7 +5659,22 @@ impl __rt::SchemaType for GetPromptResult {
 }
 impl __p::Shape for GetPromptResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["messages"], &["_meta", "description", "messages"], &[])
+        __p::score_object(
+            v,
+            &["messages"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "messages",
+                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["messages"], &[])
     }
 }
 /// A prompt or prompt template that the server offers.
@@ -5178,7 +5757,22 @@ impl __rt::SchemaType for Prompt {
 }
 impl __p::Shape for Prompt {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "description", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Describes an argument that a prompt can accept.
@@ -5263,7 +5857,19 @@ impl __rt::SchemaType for PromptArgument {
 }
 impl __p::Shape for PromptArgument {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "description", "required"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("required", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// The sender or recipient of messages and data in a conversation.
@@ -5327,7 +5933,13 @@ impl __p::Shape for Role {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -5405,7 +6017,18 @@ impl __rt::SchemaType for PromptMessage {
 }
 impl __p::Shape for PromptMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <PromptMessageContent as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// The inline type of [`PromptMessage`]`.content`.
@@ -5456,6 +6079,17 @@ impl __p::Shape for PromptMessageContent {
             <ImageContent as __p::Shape>::score(v),
             <AudioContent as __p::Shape>::score(v),
             <EmbeddedResource as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <AudioContent as __p::Shape>::fits(v),
+            <EmbeddedResource as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -5643,7 +6277,17 @@ impl __p::Shape for EmbeddedResource {
         __p::score_object(
             v,
             &["type", "resource"],
-            &["type", "resource", "annotations"],
+            &[
+                ("resource", <EmbeddedResourceResource as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "resource"],
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
@@ -5682,6 +6326,15 @@ impl __p::Shape for EmbeddedResourceResource {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -5798,7 +6451,14 @@ impl __p::Shape for PromptListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
         )
     }
@@ -5884,7 +6544,14 @@ impl __p::Shape for ListToolsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("tools/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
     }
@@ -5971,7 +6638,19 @@ impl __rt::SchemaType for ListToolsResult {
 }
 impl __p::Shape for ListToolsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["tools"], &["_meta", "nextCursor", "tools"], &[])
+        __p::score_object(
+            v,
+            &["tools"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["tools"], &[])
     }
 }
 /// The server's response to a tool call.
@@ -6064,7 +6743,23 @@ impl __rt::SchemaType for CallToolResult {
 }
 impl __p::Shape for CallToolResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["content"], &["_meta", "content", "isError"], &[])
+        __p::score_object(
+            v,
+            &["content"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::vec::Vec<CallToolResultContentItem> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("isError", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["content"], &[])
     }
 }
 /// The inline type of [`CallToolResult`]`.content[]`.
@@ -6115,6 +6810,17 @@ impl __p::Shape for CallToolResultContentItem {
             <ImageContent as __p::Shape>::score(v),
             <AudioContent as __p::Shape>::score(v),
             <EmbeddedResource as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <AudioContent as __p::Shape>::fits(v),
+            <EmbeddedResource as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -6289,6 +6995,13 @@ impl __p::Shape for CallToolRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CallToolRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("tools/call"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("tools/call"))],
         )
@@ -6367,7 +7080,18 @@ impl __rt::SchemaType for CallToolRequestParams {
 }
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -6454,7 +7178,14 @@ impl __p::Shape for ToolListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
     }
@@ -6593,14 +7324,17 @@ impl __p::Shape for ToolAnnotations {
             v,
             &[],
             &[
-                "title",
-                "readOnlyHint",
-                "destructiveHint",
-                "idempotentHint",
-                "openWorldHint",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("readOnlyHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("destructiveHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("idempotentHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("openWorldHint", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Definition for a tool the client can call.
@@ -6696,9 +7430,17 @@ impl __p::Shape for Tool {
         __p::score_object(
             v,
             &["name", "inputSchema"],
-            &["name", "description", "inputSchema", "annotations"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
+                ("annotations", <ToolAnnotations as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
 /// The inline type of [`Tool`]`.inputSchema`.
@@ -6790,9 +7532,25 @@ impl __p::Shape for ToolInputSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "properties", "required"],
+            &[
+                (
+                    "properties",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "required",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
             &[("type", true, __p::Lit::Str("object"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 /// A request from the client to the server, to enable or adjust logging.
@@ -6874,6 +7632,13 @@ impl __p::Shape for SetLevelRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <SetLevelRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("logging/setLevel"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("logging/setLevel"))],
         )
@@ -6946,7 +7711,15 @@ impl __rt::SchemaType for SetLevelRequestParams {
 }
 impl __p::Shape for SetLevelRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["level"], &["level"], &[])
+        __p::score_object(
+            v,
+            &["level"],
+            &[("level", <LoggingLevel as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["level"], &[])
     }
 }
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
@@ -7031,6 +7804,18 @@ impl __p::Shape for LoggingMessageNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <LoggingMessageNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("notifications/message"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/message"))],
         )
@@ -7117,7 +7902,19 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
 }
 impl __p::Shape for LoggingMessageNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["level", "data"], &["level", "logger", "data"], &[])
+        __p::score_object(
+            v,
+            &["level", "data"],
+            &[
+                ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
+                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["level", "data"], &[])
     }
 }
 /// The severity of a log message.
@@ -7208,7 +8005,13 @@ impl __p::Shape for LoggingLevel {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -7297,6 +8100,13 @@ impl __p::Shape for CreateMessageRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CreateMessageRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("sampling/createMessage"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
@@ -7370,7 +8180,13 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -7512,17 +8328,37 @@ impl __p::Shape for CreateMessageRequestParams {
             v,
             &["messages", "maxTokens"],
             &[
-                "messages",
-                "modelPreferences",
-                "systemPrompt",
-                "includeContext",
-                "temperature",
-                "maxTokens",
-                "stopSequences",
-                "metadata",
+                (
+                    "messages",
+                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+                ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
+                (
+                    "systemPrompt",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "includeContext",
+                    <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "temperature",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopSequences",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("metadata", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
@@ -7623,9 +8459,21 @@ impl __p::Shape for CreateMessageResult {
         __p::score_object(
             v,
             &["role", "content", "model"],
-            &["_meta", "role", "content", "model", "stopReason"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopReason",
+                    <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
 /// The inline type of [`CreateMessageResult`]`.stopReason`.
@@ -7695,7 +8543,13 @@ impl __p::Shape for CreateMessageResultStopReason {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if true {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -7770,7 +8624,18 @@ impl __rt::SchemaType for SamplingMessage {
 }
 impl __p::Shape for SamplingMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// The inline type of [`SamplingMessage`]`.content`.
@@ -7816,6 +8681,16 @@ impl __p::Shape for SamplingMessageContent {
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
             <AudioContent as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <AudioContent as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -7985,7 +8860,18 @@ impl __rt::SchemaType for Annotations {
 }
 impl __p::Shape for Annotations {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["audience", "priority"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Text provided to or from an LLM.
@@ -8071,9 +8957,15 @@ impl __p::Shape for TextContent {
         __p::score_object(
             v,
             &["type", "text"],
-            &["type", "text", "annotations"],
+            &[
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+            ],
             &[("type", true, __p::Lit::Str("text"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 /// An image provided to or from an LLM.
@@ -8169,7 +9061,18 @@ impl __p::Shape for ImageContent {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
-            &["type", "data", "mimeType", "annotations"],
+            &[
+                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("image"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
@@ -8267,7 +9170,18 @@ impl __p::Shape for AudioContent {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
-            &["type", "data", "mimeType", "annotations"],
+            &[
+                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("audio"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
@@ -8411,9 +9325,26 @@ impl __p::Shape for ModelPreferences {
         __p::score_object(
             v,
             &[],
-            &["hints", "costPriority", "speedPriority", "intelligencePriority"],
+            &[
+                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                (
+                    "costPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "speedPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "intelligencePriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Hints to use for model selection.
@@ -8491,7 +9422,15 @@ impl __rt::SchemaType for ModelHint {
 }
 impl __p::Shape for ModelHint {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["name"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -8573,6 +9512,13 @@ impl __p::Shape for CompleteRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CompleteRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("completion/complete"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
@@ -8616,6 +9562,15 @@ impl __p::Shape for CompleteRequestParamsRef {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceReference as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PromptReference as __p::Shape>::fits(v),
+            <ResourceReference as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -8764,7 +9719,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
 }
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name", "value"], &["name", "value"], &[])
+        __p::score_object(
+            v,
+            &["name", "value"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "value"], &[])
     }
 }
 /// The inline type of [`CompleteRequest`]`.params`.
@@ -8839,7 +9805,21 @@ impl __rt::SchemaType for CompleteRequestParams {
 }
 impl __p::Shape for CompleteRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["ref", "argument"], &["ref", "argument"], &[])
+        __p::score_object(
+            v,
+            &["ref", "argument"],
+            &[
+                ("ref", <CompleteRequestParamsRef as __p::Shape>::fits as __p::Fit),
+                (
+                    "argument",
+                    <CompleteRequestParamsArgument as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
 /// The server's response to a completion/complete request
@@ -8913,7 +9893,21 @@ impl __rt::SchemaType for CompleteResult {
 }
 impl __p::Shape for CompleteResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["completion"], &["_meta", "completion"], &[])
+        __p::score_object(
+            v,
+            &["completion"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "completion",
+                    <CompleteResultCompletion as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["completion"], &[])
     }
 }
 /// The inline type of [`CompleteResult`]`.completion`.
@@ -8999,7 +9993,23 @@ impl __rt::SchemaType for CompleteResultCompletion {
 }
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["values"], &["values", "total", "hasMore"], &[])
+        __p::score_object(
+            v,
+            &["values"],
+            &[
+                (
+                    "values",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("total", <i64 as __p::Shape>::fits as __p::Fit),
+                ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["values"], &[])
     }
 }
 /// A reference to a resource or resource template definition.
@@ -9084,6 +10094,13 @@ impl __p::Shape for ResourceReference {
         __p::score_object(
             v,
             &["type", "uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("type", true, __p::Lit::Str("ref/resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["type", "uri"],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
@@ -9169,6 +10186,13 @@ impl __p::Shape for PromptReference {
         __p::score_object(
             v,
             &["type", "name"],
+            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("type", true, __p::Lit::Str("ref/prompt"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["type", "name"],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
@@ -9261,7 +10285,14 @@ impl __p::Shape for ListRootsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <RequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("roots/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
@@ -9339,7 +10370,18 @@ impl __rt::SchemaType for ListRootsResult {
 }
 impl __p::Shape for ListRootsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["roots"], &["_meta", "roots"], &[])
+        __p::score_object(
+            v,
+            &["roots"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["roots"], &[])
     }
 }
 /// Represents a root directory or file that the server can operate on.
@@ -9418,7 +10460,18 @@ impl __rt::SchemaType for Root {
 }
 impl __p::Shape for Root {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "name"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
@@ -9507,7 +10560,14 @@ impl __p::Shape for RootsListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
         )
     }
@@ -9605,6 +10665,26 @@ impl __p::Shape for ClientRequest {
             <UnsubscribeRequest as __p::Shape>::score(v),
             <CallToolRequest as __p::Shape>::score(v),
             <ListToolsRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PingRequest as __p::Shape>::fits(v),
+            <InitializeRequest as __p::Shape>::fits(v),
+            <CompleteRequest as __p::Shape>::fits(v),
+            <SetLevelRequest as __p::Shape>::fits(v),
+            <GetPromptRequest as __p::Shape>::fits(v),
+            <ListPromptsRequest as __p::Shape>::fits(v),
+            <ListResourcesRequest as __p::Shape>::fits(v),
+            <ListResourceTemplatesRequest as __p::Shape>::fits(v),
+            <ReadResourceRequest as __p::Shape>::fits(v),
+            <SubscribeRequest as __p::Shape>::fits(v),
+            <UnsubscribeRequest as __p::Shape>::fits(v),
+            <CallToolRequest as __p::Shape>::fits(v),
+            <ListToolsRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -9843,6 +10923,17 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CancelledNotification as __p::Shape>::fits(v),
+            <ProgressNotification as __p::Shape>::fits(v),
+            <InitializedNotification as __p::Shape>::fits(v),
+            <RootsListChangedNotification as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 #[doc(hidden)]
 pub enum __ClientNotificationBuilder {
@@ -9977,6 +11068,16 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <EmptyResult as __p::Shape>::fits(v),
+            <CreateMessageResult as __p::Shape>::fits(v),
+            <ListRootsResult as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -10049,6 +11150,16 @@ impl __p::Shape for ServerRequest {
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
             <ListRootsRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PingRequest as __p::Shape>::fits(v),
+            <CreateMessageRequest as __p::Shape>::fits(v),
+            <ListRootsRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -10203,6 +11314,20 @@ impl __p::Shape for ServerNotification {
             <ResourceListChangedNotification as __p::Shape>::score(v),
             <ToolListChangedNotification as __p::Shape>::score(v),
             <PromptListChangedNotification as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CancelledNotification as __p::Shape>::fits(v),
+            <ProgressNotification as __p::Shape>::fits(v),
+            <LoggingMessageNotification as __p::Shape>::fits(v),
+            <ResourceUpdatedNotification as __p::Shape>::fits(v),
+            <ResourceListChangedNotification as __p::Shape>::fits(v),
+            <ToolListChangedNotification as __p::Shape>::fits(v),
+            <PromptListChangedNotification as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -10412,6 +11537,23 @@ impl __p::Shape for ServerResult {
             <ReadResourceResult as __p::Shape>::score(v),
             <CallToolResult as __p::Shape>::score(v),
             <ListToolsResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <EmptyResult as __p::Shape>::fits(v),
+            <InitializeResult as __p::Shape>::fits(v),
+            <CompleteResult as __p::Shape>::fits(v),
+            <GetPromptResult as __p::Shape>::fits(v),
+            <ListPromptsResult as __p::Shape>::fits(v),
+            <ListResourceTemplatesResult as __p::Shape>::fits(v),
+            <ListResourcesResult as __p::Shape>::fits(v),
+            <ReadResourceResult as __p::Shape>::fits(v),
+            <CallToolResult as __p::Shape>::fits(v),
+            <ListToolsResult as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()

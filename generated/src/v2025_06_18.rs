@@ -54,6 +54,17 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <JSONRPCRequest as __p::Shape>::fits(v),
+            <JSONRPCNotification as __p::Shape>::fits(v),
+            <JSONRPCResponse as __p::Shape>::fits(v),
+            <JSONRPCError as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -125,6 +136,12 @@ impl __rt::SchemaType for ProgressToken {
 impl __p::Shape for ProgressToken {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -270,7 +287,18 @@ impl __rt::SchemaType for Request {
 }
 impl __p::Shape for Request {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// The inline type of [`Request`]`.params._meta`.
@@ -341,7 +369,15 @@ impl __rt::SchemaType for RequestParamsMeta {
 }
 impl __p::Shape for RequestParamsMeta {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["progressToken"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`Request`]`.params`.
@@ -410,7 +446,15 @@ impl __rt::SchemaType for RequestParams {
 }
 impl __p::Shape for RequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -483,7 +527,18 @@ impl __rt::SchemaType for Notification {
 }
 impl __p::Shape for Notification {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// The inline type of [`Notification`]`.params`.
@@ -555,7 +610,15 @@ impl __rt::SchemaType for NotificationParams {
 }
 impl __p::Shape for NotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -621,7 +684,15 @@ impl __rt::SchemaType for Result {
 }
 impl __p::Shape for Result {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -656,6 +727,12 @@ impl __rt::SchemaType for RequestId {
 impl __p::Shape for RequestId {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -822,7 +899,18 @@ impl __p::Shape for JSONRPCRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -916,7 +1004,17 @@ impl __p::Shape for JSONRPCNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1005,6 +1103,16 @@ impl __p::Shape for JSONRPCResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <Result as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1099,6 +1207,16 @@ impl __p::Shape for JSONRPCError {
         __p::score_object(
             v,
             &["jsonrpc", "id", "error"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("error", <JSONRPCErrorError as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1182,7 +1300,19 @@ impl __rt::SchemaType for JSONRPCErrorError {
 }
 impl __p::Shape for JSONRPCErrorError {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["code", "message"], &["code", "message", "data"], &[])
+        __p::score_object(
+            v,
+            &["code", "message"],
+            &[
+                ("code", <i64 as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["code", "message"], &[])
     }
 }
 /// A response that indicates success but carries no data.
@@ -1275,6 +1405,13 @@ impl __p::Shape for CancelledNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CancelledNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/cancelled"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/cancelled"))],
         )
@@ -1357,7 +1494,18 @@ impl __rt::SchemaType for CancelledNotificationParams {
 }
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["requestId"], &["requestId", "reason"], &[])
+        __p::score_object(
+            v,
+            &["requestId"],
+            &[
+                ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["requestId"], &[])
     }
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -1439,6 +1587,13 @@ impl __p::Shape for InitializeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <InitializeRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("initialize"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("initialize"))],
         )
@@ -1526,9 +1681,19 @@ impl __p::Shape for InitializeRequestParams {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
-            &["protocolVersion", "capabilities", "clientInfo"],
+            &[
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("capabilities", <ClientCapabilities as __p::Shape>::fits as __p::Fit),
+                ("clientInfo", <Implementation as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
 /// After receiving an initialize request from the client, the server sends this response.
@@ -1630,9 +1795,21 @@ impl __p::Shape for InitializeResult {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
-            &["_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
+                ("serverInfo", <Implementation as __p::Shape>::fits as __p::Fit),
+                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
 }
 /// This notification is sent from the client to the server after initialization has finished.
@@ -1719,7 +1896,14 @@ impl __p::Shape for InitializedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/initialized"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
     }
@@ -1828,9 +2012,23 @@ impl __p::Shape for ClientCapabilities {
         __p::score_object(
             v,
             &[],
-            &["experimental", "roots", "sampling", "elicitation"],
+            &[
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("roots", <ClientCapabilitiesRoots as __p::Shape>::fits as __p::Fit),
+                ("sampling", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("elicitation", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.roots`.
@@ -1904,7 +2102,15 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
 }
 impl __p::Shape for ClientCapabilitiesRoots {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -2027,9 +2233,28 @@ impl __p::Shape for ServerCapabilities {
         __p::score_object(
             v,
             &[],
-            &["experimental", "logging", "completions", "prompts", "resources", "tools"],
+            &[
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("logging", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("completions", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("prompts", <ServerCapabilitiesPrompts as __p::Shape>::fits as __p::Fit),
+                (
+                    "resources",
+                    <ServerCapabilitiesResources as __p::Shape>::fits as __p::Fit,
+                ),
+                ("tools", <ServerCapabilitiesTools as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.prompts`.
@@ -2103,7 +2328,15 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.resources`.
@@ -2185,7 +2418,18 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
 }
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["subscribe", "listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("subscribe", <bool as __p::Shape>::fits as __p::Fit),
+                ("listChanged", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tools`.
@@ -2259,7 +2503,15 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
 }
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -2341,7 +2593,18 @@ impl __rt::SchemaType for BaseMetadata {
 }
 impl __p::Shape for BaseMetadata {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "title"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
@@ -2426,7 +2689,19 @@ impl __rt::SchemaType for Implementation {
 }
 impl __p::Shape for Implementation {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name", "version"], &["name", "title", "version"], &[])
+        __p::score_object(
+            v,
+            &["name", "version"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "version"], &[])
     }
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -2508,9 +2783,12 @@ impl __p::Shape for PingRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <RequestParams as __p::Shape>::fits as __p::Fit)],
             &[("method", true, __p::Lit::Str("ping"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
     }
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -2595,6 +2873,13 @@ impl __p::Shape for ProgressNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <ProgressNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/progress"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
@@ -2698,9 +2983,17 @@ impl __p::Shape for ProgressNotificationParams {
         __p::score_object(
             v,
             &["progressToken", "progress"],
-            &["progressToken", "progress", "total", "message"],
+            &[
+                ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
+                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -2773,7 +3066,18 @@ impl __rt::SchemaType for PaginatedRequest {
 }
 impl __p::Shape for PaginatedRequest {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// The inline type of [`PaginatedRequest`]`.params`.
@@ -2846,7 +3150,15 @@ impl __rt::SchemaType for PaginatedRequestParams {
 }
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["cursor"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("cursor", <Cursor as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -2926,7 +3238,18 @@ impl __rt::SchemaType for PaginatedResult {
 }
 impl __p::Shape for PaginatedResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta", "nextCursor"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -3013,7 +3336,14 @@ impl __p::Shape for ListResourcesRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
     }
@@ -3103,7 +3433,22 @@ impl __rt::SchemaType for ListResourcesResult {
 }
 impl __p::Shape for ListResourcesResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["resources"], &["_meta", "nextCursor", "resources"], &[])
+        __p::score_object(
+            v,
+            &["resources"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                (
+                    "resources",
+                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resources"], &[])
     }
 }
 /// Sent from the client to request a list of resource templates the server has.
@@ -3190,7 +3535,14 @@ impl __p::Shape for ListResourceTemplatesRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/templates/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
     }
@@ -3285,9 +3637,19 @@ impl __p::Shape for ListResourceTemplatesResult {
         __p::score_object(
             v,
             &["resourceTemplates"],
-            &["_meta", "nextCursor", "resourceTemplates"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                (
+                    "resourceTemplates",
+                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -3372,6 +3734,13 @@ impl __p::Shape for ReadResourceRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <ReadResourceRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/read"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("resources/read"))],
         )
@@ -3446,7 +3815,15 @@ impl __rt::SchemaType for ReadResourceRequestParams {
 }
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// The server's response to a resources/read request from the client.
@@ -3523,7 +3900,22 @@ impl __rt::SchemaType for ReadResourceResult {
 }
 impl __p::Shape for ReadResourceResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["contents"], &["_meta", "contents"], &[])
+        __p::score_object(
+            v,
+            &["contents"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "contents",
+                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["contents"], &[])
     }
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
@@ -3560,6 +3952,15 @@ impl __p::Shape for ReadResourceResultContentsItem {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -3678,7 +4079,14 @@ impl __p::Shape for ResourceListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
         )
     }
@@ -3762,6 +4170,13 @@ impl __p::Shape for SubscribeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <SubscribeRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/subscribe"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("resources/subscribe"))],
         )
@@ -3836,7 +4251,15 @@ impl __rt::SchemaType for SubscribeRequestParams {
 }
 impl __p::Shape for SubscribeRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -3921,6 +4344,13 @@ impl __p::Shape for UnsubscribeRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <UnsubscribeRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
         )
@@ -3995,7 +4425,15 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
 }
 impl __p::Shape for UnsubscribeRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -4080,6 +4518,18 @@ impl __p::Shape for ResourceUpdatedNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <ResourceUpdatedNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
         )
@@ -4154,7 +4604,15 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A known resource that the server is capable of reading.
@@ -4292,17 +4750,20 @@ impl __p::Shape for Resource {
             v,
             &["name", "uri"],
             &[
-                "name",
-                "title",
-                "uri",
-                "description",
-                "mimeType",
-                "annotations",
-                "size",
-                "_meta",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("size", <i64 as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "uri"], &[])
     }
 }
 /// A template description for resources available on the server.
@@ -4432,16 +4893,19 @@ impl __p::Shape for ResourceTemplate {
             v,
             &["name", "uriTemplate"],
             &[
-                "name",
-                "title",
-                "uriTemplate",
-                "description",
-                "mimeType",
-                "annotations",
-                "_meta",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
 /// The contents of a specific resource or sub-resource.
@@ -4528,7 +4992,19 @@ impl __rt::SchemaType for ResourceContents {
 }
 impl __p::Shape for ResourceContents {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "mimeType", "_meta"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -4624,9 +5100,17 @@ impl __p::Shape for TextResourceContents {
         __p::score_object(
             v,
             &["uri", "text"],
-            &["uri", "mimeType", "_meta", "text"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "text"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -4724,9 +5208,17 @@ impl __p::Shape for BlobResourceContents {
         __p::score_object(
             v,
             &["uri", "blob"],
-            &["uri", "mimeType", "_meta", "blob"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -4813,7 +5305,14 @@ impl __p::Shape for ListPromptsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("prompts/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
     }
@@ -4900,7 +5399,19 @@ impl __rt::SchemaType for ListPromptsResult {
 }
 impl __p::Shape for ListPromptsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
+        __p::score_object(
+            v,
+            &["prompts"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["prompts"], &[])
     }
 }
 /// Used by the client to get a prompt provided by the server.
@@ -4982,6 +5493,13 @@ impl __p::Shape for GetPromptRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <GetPromptRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("prompts/get"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("prompts/get"))],
         )
@@ -5066,7 +5584,24 @@ impl __rt::SchemaType for GetPromptRequestParams {
 }
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// The server's response to a prompts/get request from the client.
@@ -5150,7 +5685,22 @@ impl __rt::SchemaType for GetPromptResult {
 }
 impl __p::Shape for GetPromptResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["messages"], &["_meta", "description", "messages"], &[])
+        __p::score_object(
+            v,
+            &["messages"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "messages",
+                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["messages"], &[])
     }
 }
 /// A prompt or prompt template that the server offers.
@@ -5257,9 +5807,21 @@ impl __p::Shape for Prompt {
         __p::score_object(
             v,
             &["name"],
-            &["name", "title", "description", "arguments", "_meta"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
+                ),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Describes an argument that a prompt can accept.
@@ -5360,9 +5922,17 @@ impl __p::Shape for PromptArgument {
         __p::score_object(
             v,
             &["name"],
-            &["name", "title", "description", "required"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("required", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// The sender or recipient of messages and data in a conversation.
@@ -5426,7 +5996,13 @@ impl __p::Shape for Role {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -5504,7 +6080,18 @@ impl __rt::SchemaType for PromptMessage {
 }
 impl __p::Shape for PromptMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <ContentBlock as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -5659,16 +6246,22 @@ impl __p::Shape for ResourceLink {
             v,
             &["name", "uri", "type"],
             &[
-                "name",
-                "title",
-                "uri",
-                "description",
-                "mimeType",
-                "annotations",
-                "size",
-                "_meta",
-                "type",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("size", <i64 as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
+            &[("type", true, __p::Lit::Str("resource_link"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["name", "uri", "type"],
             &[("type", true, __p::Lit::Str("resource_link"))],
         )
     }
@@ -5773,7 +6366,18 @@ impl __p::Shape for EmbeddedResource {
         __p::score_object(
             v,
             &["type", "resource"],
-            &["type", "resource", "annotations", "_meta"],
+            &[
+                ("resource", <EmbeddedResourceResource as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "resource"],
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
@@ -5812,6 +6416,15 @@ impl __p::Shape for EmbeddedResourceResource {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -5928,7 +6541,14 @@ impl __p::Shape for PromptListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
         )
     }
@@ -6014,7 +6634,14 @@ impl __p::Shape for ListToolsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("tools/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
     }
@@ -6101,7 +6728,19 @@ impl __rt::SchemaType for ListToolsResult {
 }
 impl __p::Shape for ListToolsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["tools"], &["_meta", "nextCursor", "tools"], &[])
+        __p::score_object(
+            v,
+            &["tools"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["tools"], &[])
     }
 }
 /// The server's response to a tool call.
@@ -6208,9 +6847,23 @@ impl __p::Shape for CallToolResult {
         __p::score_object(
             v,
             &["content"],
-            &["_meta", "content", "structuredContent", "isError"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "structuredContent",
+                    <__rt::JsonObject as __p::Shape>::fits as __p::Fit,
+                ),
+                ("isError", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["content"], &[])
     }
 }
 /// Used by the client to invoke a tool provided by the server.
@@ -6292,6 +6945,13 @@ impl __p::Shape for CallToolRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CallToolRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("tools/call"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("tools/call"))],
         )
@@ -6370,7 +7030,18 @@ impl __rt::SchemaType for CallToolRequestParams {
 }
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -6457,7 +7128,14 @@ impl __p::Shape for ToolListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
     }
@@ -6596,14 +7274,17 @@ impl __p::Shape for ToolAnnotations {
             v,
             &[],
             &[
-                "title",
-                "readOnlyHint",
-                "destructiveHint",
-                "idempotentHint",
-                "openWorldHint",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("readOnlyHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("destructiveHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("idempotentHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("openWorldHint", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Definition for a tool the client can call.
@@ -6734,16 +7415,19 @@ impl __p::Shape for Tool {
             v,
             &["name", "inputSchema"],
             &[
-                "name",
-                "title",
-                "description",
-                "inputSchema",
-                "outputSchema",
-                "annotations",
-                "_meta",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
+                ("outputSchema", <ToolOutputSchema as __p::Shape>::fits as __p::Fit),
+                ("annotations", <ToolAnnotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
 /// The inline type of [`Tool`]`.inputSchema`.
@@ -6835,9 +7519,25 @@ impl __p::Shape for ToolInputSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "properties", "required"],
+            &[
+                (
+                    "properties",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "required",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
             &[("type", true, __p::Lit::Str("object"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 /// The inline type of [`Tool`]`.outputSchema`.
@@ -6929,9 +7629,25 @@ impl __p::Shape for ToolOutputSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "properties", "required"],
+            &[
+                (
+                    "properties",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "required",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
             &[("type", true, __p::Lit::Str("object"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 /// A request from the client to the server, to enable or adjust logging.
@@ -7013,6 +7729,13 @@ impl __p::Shape for SetLevelRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <SetLevelRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("logging/setLevel"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("logging/setLevel"))],
         )
@@ -7085,7 +7808,15 @@ impl __rt::SchemaType for SetLevelRequestParams {
 }
 impl __p::Shape for SetLevelRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["level"], &["level"], &[])
+        __p::score_object(
+            v,
+            &["level"],
+            &[("level", <LoggingLevel as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["level"], &[])
     }
 }
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
@@ -7170,6 +7901,18 @@ impl __p::Shape for LoggingMessageNotification {
         __p::score_object(
             v,
             &["method", "params"],
+            &[
+                (
+                    "params",
+                    <LoggingMessageNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("method", true, __p::Lit::Str("notifications/message"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/message"))],
         )
@@ -7256,7 +7999,19 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
 }
 impl __p::Shape for LoggingMessageNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["level", "data"], &["level", "logger", "data"], &[])
+        __p::score_object(
+            v,
+            &["level", "data"],
+            &[
+                ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
+                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["level", "data"], &[])
     }
 }
 /// The severity of a log message.
@@ -7347,7 +8102,13 @@ impl __p::Shape for LoggingLevel {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -7436,6 +8197,13 @@ impl __p::Shape for CreateMessageRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CreateMessageRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("sampling/createMessage"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
@@ -7509,7 +8277,13 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -7653,17 +8427,37 @@ impl __p::Shape for CreateMessageRequestParams {
             v,
             &["messages", "maxTokens"],
             &[
-                "messages",
-                "modelPreferences",
-                "systemPrompt",
-                "includeContext",
-                "temperature",
-                "maxTokens",
-                "stopSequences",
-                "metadata",
+                (
+                    "messages",
+                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+                ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
+                (
+                    "systemPrompt",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "includeContext",
+                    <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "temperature",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopSequences",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("metadata", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
@@ -7764,9 +8558,21 @@ impl __p::Shape for CreateMessageResult {
         __p::score_object(
             v,
             &["role", "content", "model"],
-            &["_meta", "role", "content", "model", "stopReason"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopReason",
+                    <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
 /// The inline type of [`CreateMessageResult`]`.stopReason`.
@@ -7836,7 +8642,13 @@ impl __p::Shape for CreateMessageResultStopReason {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if true {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -7911,7 +8723,18 @@ impl __rt::SchemaType for SamplingMessage {
 }
 impl __p::Shape for SamplingMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// The inline type of [`SamplingMessage`]`.content`.
@@ -7957,6 +8780,16 @@ impl __p::Shape for SamplingMessageContent {
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
             <AudioContent as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <AudioContent as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -8141,7 +8974,19 @@ impl __rt::SchemaType for Annotations {
 }
 impl __p::Shape for Annotations {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["audience", "priority", "lastModified"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("lastModified", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -8195,6 +9040,18 @@ impl __p::Shape for ContentBlock {
             <AudioContent as __p::Shape>::score(v),
             <ResourceLink as __p::Shape>::score(v),
             <EmbeddedResource as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <AudioContent as __p::Shape>::fits(v),
+            <ResourceLink as __p::Shape>::fits(v),
+            <EmbeddedResource as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -8391,9 +9248,16 @@ impl __p::Shape for TextContent {
         __p::score_object(
             v,
             &["type", "text"],
-            &["type", "text", "annotations", "_meta"],
+            &[
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[("type", true, __p::Lit::Str("text"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 /// An image provided to or from an LLM.
@@ -8497,7 +9361,19 @@ impl __p::Shape for ImageContent {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
-            &["type", "data", "mimeType", "annotations", "_meta"],
+            &[
+                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("image"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
@@ -8603,7 +9479,19 @@ impl __p::Shape for AudioContent {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
-            &["type", "data", "mimeType", "annotations", "_meta"],
+            &[
+                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("audio"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
@@ -8747,9 +9635,26 @@ impl __p::Shape for ModelPreferences {
         __p::score_object(
             v,
             &[],
-            &["hints", "costPriority", "speedPriority", "intelligencePriority"],
+            &[
+                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                (
+                    "costPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "speedPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "intelligencePriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Hints to use for model selection.
@@ -8827,7 +9732,15 @@ impl __rt::SchemaType for ModelHint {
 }
 impl __p::Shape for ModelHint {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["name"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -8909,6 +9822,13 @@ impl __p::Shape for CompleteRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <CompleteRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("completion/complete"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
@@ -8952,6 +9872,15 @@ impl __p::Shape for CompleteRequestParamsRef {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceTemplateReference as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PromptReference as __p::Shape>::fits(v),
+            <ResourceTemplateReference as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -9102,7 +10031,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
 }
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name", "value"], &["name", "value"], &[])
+        __p::score_object(
+            v,
+            &["name", "value"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "value"], &[])
     }
 }
 /// The inline type of [`CompleteRequest`]`.params.context`.
@@ -9178,7 +10118,23 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
 }
 impl __p::Shape for CompleteRequestParamsContext {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["arguments"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "arguments",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`CompleteRequest`]`.params`.
@@ -9261,7 +10217,25 @@ impl __rt::SchemaType for CompleteRequestParams {
 }
 impl __p::Shape for CompleteRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["ref", "argument"], &["ref", "argument", "context"], &[])
+        __p::score_object(
+            v,
+            &["ref", "argument"],
+            &[
+                ("ref", <CompleteRequestParamsRef as __p::Shape>::fits as __p::Fit),
+                (
+                    "argument",
+                    <CompleteRequestParamsArgument as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "context",
+                    <CompleteRequestParamsContext as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
 /// The server's response to a completion/complete request
@@ -9335,7 +10309,21 @@ impl __rt::SchemaType for CompleteResult {
 }
 impl __p::Shape for CompleteResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["completion"], &["_meta", "completion"], &[])
+        __p::score_object(
+            v,
+            &["completion"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "completion",
+                    <CompleteResultCompletion as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["completion"], &[])
     }
 }
 /// The inline type of [`CompleteResult`]`.completion`.
@@ -9421,7 +10409,23 @@ impl __rt::SchemaType for CompleteResultCompletion {
 }
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["values"], &["values", "total", "hasMore"], &[])
+        __p::score_object(
+            v,
+            &["values"],
+            &[
+                (
+                    "values",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("total", <i64 as __p::Shape>::fits as __p::Fit),
+                ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["values"], &[])
     }
 }
 /// A reference to a resource or resource template definition.
@@ -9509,6 +10513,13 @@ impl __p::Shape for ResourceTemplateReference {
         __p::score_object(
             v,
             &["type", "uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("type", true, __p::Lit::Str("ref/resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["type", "uri"],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
@@ -9607,7 +10618,17 @@ impl __p::Shape for PromptReference {
         __p::score_object(
             v,
             &["name", "type"],
-            &["name", "title", "type"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("ref/prompt"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["name", "type"],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
@@ -9699,7 +10720,14 @@ impl __p::Shape for ListRootsRequest {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <RequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("roots/list"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
@@ -9777,7 +10805,18 @@ impl __rt::SchemaType for ListRootsResult {
 }
 impl __p::Shape for ListRootsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["roots"], &["_meta", "roots"], &[])
+        __p::score_object(
+            v,
+            &["roots"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["roots"], &[])
     }
 }
 /// Represents a root directory or file that the server can operate on.
@@ -9864,7 +10903,19 @@ impl __rt::SchemaType for Root {
 }
 impl __p::Shape for Root {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "name", "_meta"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
@@ -9953,7 +11004,14 @@ impl __p::Shape for RootsListChangedNotification {
         __p::score_object(
             v,
             &["method"],
-            &["method", "params"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method"],
             &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
         )
     }
@@ -10037,6 +11095,13 @@ impl __p::Shape for ElicitRequest {
         __p::score_object(
             v,
             &["method", "params"],
+            &[("params", <ElicitRequestParams as __p::Shape>::fits as __p::Fit)],
+            &[("method", true, __p::Lit::Str("elicitation/create"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params"],
             &[("method", true, __p::Lit::Str("elicitation/create"))],
         )
@@ -10131,7 +11196,27 @@ impl __p::Shape for ElicitRequestParamsRequestedSchema {
         __p::score_object(
             v,
             &["type", "properties"],
-            &["type", "properties", "required"],
+            &[
+                (
+                    "properties",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        PrimitiveSchemaDefinition,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "required",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("type", true, __p::Lit::Str("object"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "properties"],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
@@ -10215,9 +11300,18 @@ impl __p::Shape for ElicitRequestParams {
         __p::score_object(
             v,
             &["message", "requestedSchema"],
-            &["message", "requestedSchema"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "requestedSchema",
+                    <ElicitRequestParamsRequestedSchema as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["message", "requestedSchema"], &[])
     }
 }
 /// Restricted schema definitions that only allow primitive types
@@ -10265,6 +11359,17 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             <NumberSchema as __p::Shape>::score(v),
             <BooleanSchema as __p::Shape>::score(v),
             <EnumSchema as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <StringSchema as __p::Shape>::fits(v),
+            <NumberSchema as __p::Shape>::fits(v),
+            <BooleanSchema as __p::Shape>::fits(v),
+            <EnumSchema as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -10410,9 +11515,18 @@ impl __p::Shape for StringSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "title", "description", "minLength", "maxLength", "format"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minLength", <i64 as __p::Shape>::fits as __p::Fit),
+                ("maxLength", <i64 as __p::Shape>::fits as __p::Fit),
+                ("format", <StringSchemaFormat as __p::Shape>::fits as __p::Fit),
+            ],
             &[("type", true, __p::Lit::Str("string"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
 }
 /// The inline type of [`StringSchema`]`.format`.
@@ -10484,7 +11598,13 @@ impl __p::Shape for StringSchemaFormat {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -10588,9 +11708,18 @@ impl __p::Shape for NumberSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "title", "description", "minimum", "maximum"],
+            &[
+                ("type", <NumberSchemaType as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minimum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("maximum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[])
     }
 }
 /// The inline type of [`NumberSchema`]`.type`.
@@ -10654,7 +11783,13 @@ impl __p::Shape for NumberSchemaType {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -10752,9 +11887,16 @@ impl __p::Shape for BooleanSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "title", "description", "default"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("default", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[("type", true, __p::Lit::Str("boolean"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
 }
 ///
@@ -10851,7 +11993,27 @@ impl __p::Shape for EnumSchema {
         __p::score_object(
             v,
             &["type", "enum"],
-            &["type", "title", "description", "enum", "enumNames"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "enum",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "enumNames",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
@@ -10944,7 +12106,25 @@ impl __rt::SchemaType for ElicitResult {
 }
 impl __p::Shape for ElicitResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["action"], &["_meta", "action", "content"], &[])
+        __p::score_object(
+            v,
+            &["action"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("action", <ElicitResultAction as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ElicitResultContentValue,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["action"], &[])
     }
 }
 /// The inline type of [`ElicitResult`]`.action`.
@@ -11012,7 +12192,13 @@ impl __p::Shape for ElicitResultAction {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -11058,6 +12244,16 @@ impl __p::Shape for ElicitResultContentValue {
             <::std::string::String as __p::Shape>::score(v),
             <i64 as __p::Shape>::score(v),
             <bool as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <::std::string::String as __p::Shape>::fits(v),
+            <i64 as __p::Shape>::fits(v),
+            <bool as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -11243,6 +12439,26 @@ impl __p::Shape for ClientRequest {
             <UnsubscribeRequest as __p::Shape>::score(v),
             <CallToolRequest as __p::Shape>::score(v),
             <ListToolsRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PingRequest as __p::Shape>::fits(v),
+            <InitializeRequest as __p::Shape>::fits(v),
+            <CompleteRequest as __p::Shape>::fits(v),
+            <SetLevelRequest as __p::Shape>::fits(v),
+            <GetPromptRequest as __p::Shape>::fits(v),
+            <ListPromptsRequest as __p::Shape>::fits(v),
+            <ListResourcesRequest as __p::Shape>::fits(v),
+            <ListResourceTemplatesRequest as __p::Shape>::fits(v),
+            <ReadResourceRequest as __p::Shape>::fits(v),
+            <SubscribeRequest as __p::Shape>::fits(v),
+            <UnsubscribeRequest as __p::Shape>::fits(v),
+            <CallToolRequest as __p::Shape>::fits(v),
+            <ListToolsRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -11483,6 +12699,17 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CancelledNotification as __p::Shape>::fits(v),
+            <ProgressNotification as __p::Shape>::fits(v),
+            <InitializedNotification as __p::Shape>::fits(v),
+            <RootsListChangedNotification as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 #[doc(hidden)]
 pub enum __ClientNotificationBuilder {
@@ -11624,6 +12851,17 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <EmptyResult as __p::Shape>::fits(v),
+            <CreateMessageResult as __p::Shape>::fits(v),
+            <ListRootsResult as __p::Shape>::fits(v),
+            <ElicitResult as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -11707,6 +12945,17 @@ impl __p::Shape for ServerRequest {
             <CreateMessageRequest as __p::Shape>::score(v),
             <ListRootsRequest as __p::Shape>::score(v),
             <ElicitRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PingRequest as __p::Shape>::fits(v),
+            <CreateMessageRequest as __p::Shape>::fits(v),
+            <ListRootsRequest as __p::Shape>::fits(v),
+            <ElicitRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -11873,6 +13122,20 @@ impl __p::Shape for ServerNotification {
             <ResourceListChangedNotification as __p::Shape>::score(v),
             <ToolListChangedNotification as __p::Shape>::score(v),
             <PromptListChangedNotification as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CancelledNotification as __p::Shape>::fits(v),
+            <ProgressNotification as __p::Shape>::fits(v),
+            <LoggingMessageNotification as __p::Shape>::fits(v),
+            <ResourceUpdatedNotification as __p::Shape>::fits(v),
+            <ResourceListChangedNotification as __p::Shape>::fits(v),
+            <ToolListChangedNotification as __p::Shape>::fits(v),
+            <PromptListChangedNotification as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -12084,6 +13347,23 @@ impl __p::Shape for ServerResult {
             <ReadResourceResult as __p::Shape>::score(v),
             <CallToolResult as __p::Shape>::score(v),
             <ListToolsResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <EmptyResult as __p::Shape>::fits(v),
+            <InitializeResult as __p::Shape>::fits(v),
+            <CompleteResult as __p::Shape>::fits(v),
+            <GetPromptResult as __p::Shape>::fits(v),
+            <ListPromptsResult as __p::Shape>::fits(v),
+            <ListResourceTemplatesResult as __p::Shape>::fits(v),
+            <ListResourcesResult as __p::Shape>::fits(v),
+            <ReadResourceResult as __p::Shape>::fits(v),
+            <CallToolResult as __p::Shape>::fits(v),
+            <ListToolsResult as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()

@@ -49,6 +49,16 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <JSONRPCRequest as __p::Shape>::fits(v),
+            <JSONRPCNotification as __p::Shape>::fits(v),
+            <JSONRPCResponse as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -116,6 +126,12 @@ impl __rt::SchemaType for ProgressToken {
 impl __p::Shape for ProgressToken {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -277,7 +293,18 @@ impl __rt::SchemaType for TaskAugmentedRequestParams {
 }
 impl __p::Shape for TaskAugmentedRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta", "task"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("task", <TaskMetadata as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Common params for any request.
@@ -348,7 +375,15 @@ impl __rt::SchemaType for RequestParams {
 }
 impl __p::Shape for RequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`RequestParams`]`._meta`.
@@ -419,7 +454,15 @@ impl __rt::SchemaType for RequestParamsMeta {
 }
 impl __p::Shape for RequestParamsMeta {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["progressToken"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -490,7 +533,18 @@ impl __rt::SchemaType for Request {
 }
 impl __p::Shape for Request {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -562,7 +616,15 @@ impl __rt::SchemaType for NotificationParams {
 }
 impl __p::Shape for NotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -635,7 +697,18 @@ impl __rt::SchemaType for Notification {
 }
 impl __p::Shape for Notification {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["method"], &["method", "params"], &[])
+        __p::score_object(
+            v,
+            &["method"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["method"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -701,7 +774,15 @@ impl __rt::SchemaType for Result {
 }
 impl __p::Shape for Result {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -779,7 +860,19 @@ impl __rt::SchemaType for Error {
 }
 impl __p::Shape for Error {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["code", "message"], &["code", "message", "data"], &[])
+        __p::score_object(
+            v,
+            &["code", "message"],
+            &[
+                ("code", <i64 as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["code", "message"], &[])
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -814,6 +907,12 @@ impl __rt::SchemaType for RequestId {
 impl __p::Shape for RequestId {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
         [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -980,7 +1079,18 @@ impl __p::Shape for JSONRPCRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1074,7 +1184,17 @@ impl __p::Shape for JSONRPCNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1166,6 +1286,16 @@ impl __p::Shape for JSONRPCResultResponse {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("result", <Result as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1260,7 +1390,17 @@ impl __p::Shape for JSONRPCErrorResponse {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
-            &["jsonrpc", "id", "error"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("error", <Error as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["jsonrpc", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1299,6 +1439,15 @@ impl __p::Shape for JSONRPCResponse {
         [
             <JSONRPCResultResponse as __p::Shape>::score(v),
             <JSONRPCErrorResponse as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <JSONRPCResultResponse as __p::Shape>::fits(v),
+            <JSONRPCErrorResponse as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -1429,7 +1578,20 @@ impl __p::Shape for URLElicitationRequiredError {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
-            &["jsonrpc", "id", "error"],
+            &[
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+                (
+                    "error",
+                    <URLElicitationRequiredErrorError as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["jsonrpc", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1500,7 +1662,21 @@ impl __rt::SchemaType for URLElicitationRequiredErrorErrorData {
 }
 impl __p::Shape for URLElicitationRequiredErrorErrorData {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["elicitations"], &["elicitations"], &[])
+        __p::score_object(
+            v,
+            &["elicitations"],
+            &[
+                (
+                    "elicitations",
+                    <::std::vec::Vec<ElicitRequestURLParams> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["elicitations"], &[])
     }
 }
 /// The inline type of [`URLElicitationRequiredError`]`.error`.
@@ -1586,6 +1762,20 @@ impl __p::Shape for URLElicitationRequiredErrorError {
         __p::score_object(
             v,
             &["code", "message", "data"],
+            &[
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "data",
+                    <URLElicitationRequiredErrorErrorData as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("code", true, __p::Lit::Int(-32042i64))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["code", "message", "data"],
             &[("code", true, __p::Lit::Int(-32042i64))],
         )
@@ -1682,7 +1872,19 @@ impl __rt::SchemaType for CancelledNotificationParams {
 }
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta", "requestId", "reason"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
+                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -1786,6 +1988,16 @@ impl __p::Shape for CancelledNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[("params", <CancelledNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/cancelled")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/cancelled")),
@@ -1884,9 +2096,20 @@ impl __p::Shape for InitializeRequestParams {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
-            &["_meta", "protocolVersion", "capabilities", "clientInfo"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("capabilities", <ClientCapabilities as __p::Shape>::fits as __p::Fit),
+                ("clientInfo", <Implementation as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -1984,6 +2207,19 @@ impl __p::Shape for InitializeRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <InitializeRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("initialize")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("initialize")),
@@ -2091,9 +2327,21 @@ impl __p::Shape for InitializeResult {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
-            &["_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "protocolVersion",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
+                ("serverInfo", <Implementation as __p::Shape>::fits as __p::Fit),
+                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
 }
 /// This notification is sent from the client to the server after initialization has finished.
@@ -2191,7 +2439,17 @@ impl __p::Shape for InitializedNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/initialized")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/initialized")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -2311,9 +2569,30 @@ impl __p::Shape for ClientCapabilities {
         __p::score_object(
             v,
             &[],
-            &["experimental", "roots", "sampling", "elicitation", "tasks"],
+            &[
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("roots", <ClientCapabilitiesRoots as __p::Shape>::fits as __p::Fit),
+                (
+                    "sampling",
+                    <ClientCapabilitiesSampling as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "elicitation",
+                    <ClientCapabilitiesElicitation as __p::Shape>::fits as __p::Fit,
+                ),
+                ("tasks", <ClientCapabilitiesTasks as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.roots`.
@@ -2387,7 +2666,15 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
 }
 impl __p::Shape for ClientCapabilitiesRoots {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.sampling`.
@@ -2468,7 +2755,18 @@ impl __rt::SchemaType for ClientCapabilitiesSampling {
 }
 impl __p::Shape for ClientCapabilitiesSampling {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["context", "tools"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("context", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("tools", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.elicitation`.
@@ -2546,7 +2844,18 @@ impl __rt::SchemaType for ClientCapabilitiesElicitation {
 }
 impl __p::Shape for ClientCapabilitiesElicitation {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["form", "url"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("form", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("url", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.tasks.requests.sampling`.
@@ -2620,7 +2929,15 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequestsSampling {
 }
 impl __p::Shape for ClientCapabilitiesTasksRequestsSampling {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["createMessage"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("createMessage", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.tasks.requests.elicitation`.
@@ -2692,7 +3009,15 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequestsElicitation {
 }
 impl __p::Shape for ClientCapabilitiesTasksRequestsElicitation {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["create"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("create", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.tasks.requests`.
@@ -2774,7 +3099,26 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequests {
 }
 impl __p::Shape for ClientCapabilitiesTasksRequests {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["sampling", "elicitation"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "sampling",
+                    <ClientCapabilitiesTasksRequestsSampling as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "elicitation",
+                    <ClientCapabilitiesTasksRequestsElicitation as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.tasks`.
@@ -2862,7 +3206,22 @@ impl __rt::SchemaType for ClientCapabilitiesTasks {
 }
 impl __p::Shape for ClientCapabilitiesTasks {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["list", "cancel", "requests"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("list", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("cancel", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "requests",
+                    <ClientCapabilitiesTasksRequests as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -2994,16 +3353,28 @@ impl __p::Shape for ServerCapabilities {
             v,
             &[],
             &[
-                "experimental",
-                "logging",
-                "completions",
-                "prompts",
-                "resources",
-                "tools",
-                "tasks",
+                (
+                    "experimental",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("logging", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("completions", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("prompts", <ServerCapabilitiesPrompts as __p::Shape>::fits as __p::Fit),
+                (
+                    "resources",
+                    <ServerCapabilitiesResources as __p::Shape>::fits as __p::Fit,
+                ),
+                ("tools", <ServerCapabilitiesTools as __p::Shape>::fits as __p::Fit),
+                ("tasks", <ServerCapabilitiesTasks as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.prompts`.
@@ -3077,7 +3448,15 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.resources`.
@@ -3159,7 +3538,18 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
 }
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["subscribe", "listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("subscribe", <bool as __p::Shape>::fits as __p::Fit),
+                ("listChanged", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tools`.
@@ -3233,7 +3623,15 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
 }
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["listChanged"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("listChanged", <bool as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tasks.requests.tools`.
@@ -3305,7 +3703,15 @@ impl __rt::SchemaType for ServerCapabilitiesTasksRequestsTools {
 }
 impl __p::Shape for ServerCapabilitiesTasksRequestsTools {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["call"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("call", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tasks.requests`.
@@ -3377,7 +3783,21 @@ impl __rt::SchemaType for ServerCapabilitiesTasksRequests {
 }
 impl __p::Shape for ServerCapabilitiesTasksRequests {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["tools"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "tools",
+                    <ServerCapabilitiesTasksRequestsTools as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tasks`.
@@ -3465,7 +3885,22 @@ impl __rt::SchemaType for ServerCapabilitiesTasks {
 }
 impl __p::Shape for ServerCapabilitiesTasks {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["list", "cancel", "requests"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("list", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("cancel", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "requests",
+                    <ServerCapabilitiesTasksRequests as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
@@ -3571,7 +4006,24 @@ impl __rt::SchemaType for Icon {
 }
 impl __p::Shape for Icon {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["src"], &["src", "mimeType", "sizes", "theme"], &[])
+        __p::score_object(
+            v,
+            &["src"],
+            &[
+                ("src", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "sizes",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("theme", <IconTheme as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["src"], &[])
     }
 }
 /// The inline type of [`Icon`]`.theme`.
@@ -3635,7 +4087,13 @@ impl __p::Shape for IconTheme {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -3716,7 +4174,15 @@ impl __rt::SchemaType for Icons {
 }
 impl __p::Shape for Icons {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["icons"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -3798,7 +4264,18 @@ impl __rt::SchemaType for BaseMetadata {
 }
 impl __p::Shape for BaseMetadata {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["name", "title"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Describes the MCP implementation.
@@ -3928,9 +4405,19 @@ impl __p::Shape for Implementation {
         __p::score_object(
             v,
             &["name", "version"],
-            &["name", "title", "icons", "version", "description", "websiteUrl"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("websiteUrl", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "version"], &[])
     }
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -4028,7 +4515,20 @@ impl __p::Shape for PingRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("ping")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("ping")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -4142,9 +4642,18 @@ impl __p::Shape for ProgressNotificationParams {
         __p::score_object(
             v,
             &["progressToken", "progress"],
-            &["_meta", "progressToken", "progress", "total", "message"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
+                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -4240,6 +4749,16 @@ impl __p::Shape for ProgressNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[("params", <ProgressNotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/progress")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/progress")),
@@ -4328,7 +4847,18 @@ impl __rt::SchemaType for PaginatedRequestParams {
 }
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta", "cursor"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("cursor", <Cursor as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -4422,7 +4952,18 @@ impl __p::Shape for PaginatedRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -4504,7 +5045,18 @@ impl __rt::SchemaType for PaginatedResult {
 }
 impl __p::Shape for PaginatedResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta", "nextCursor"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -4607,7 +5159,20 @@ impl __p::Shape for ListResourcesRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("resources/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("resources/list")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -4700,7 +5265,22 @@ impl __rt::SchemaType for ListResourcesResult {
 }
 impl __p::Shape for ListResourcesResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["resources"], &["_meta", "nextCursor", "resources"], &[])
+        __p::score_object(
+            v,
+            &["resources"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                (
+                    "resources",
+                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resources"], &[])
     }
 }
 /// Sent from the client to request a list of resource templates the server has.
@@ -4803,7 +5383,20 @@ impl __p::Shape for ListResourceTemplatesRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("resources/templates/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("resources/templates/list")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -4901,9 +5494,19 @@ impl __p::Shape for ListResourceTemplatesResult {
         __p::score_object(
             v,
             &["resourceTemplates"],
-            &["_meta", "nextCursor", "resourceTemplates"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                (
+                    "resourceTemplates",
+                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
 /// Common parameters when working with resources.
@@ -4985,7 +5588,18 @@ impl __rt::SchemaType for ResourceRequestParams {
 }
 impl __p::Shape for ResourceRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["_meta", "uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// Parameters for a `resources/read` request.
@@ -5065,7 +5679,18 @@ impl __rt::SchemaType for ReadResourceRequestParams {
 }
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["_meta", "uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -5166,6 +5791,19 @@ impl __p::Shape for ReadResourceRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <ReadResourceRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("resources/read")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("resources/read")),
@@ -5248,7 +5886,22 @@ impl __rt::SchemaType for ReadResourceResult {
 }
 impl __p::Shape for ReadResourceResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["contents"], &["_meta", "contents"], &[])
+        __p::score_object(
+            v,
+            &["contents"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "contents",
+                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["contents"], &[])
     }
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
@@ -5285,6 +5938,15 @@ impl __p::Shape for ReadResourceResultContentsItem {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -5414,7 +6076,17 @@ impl __p::Shape for ResourceListChangedNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/resources/list_changed")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/resources/list_changed")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -5499,7 +6171,18 @@ impl __rt::SchemaType for SubscribeRequestParams {
 }
 impl __p::Shape for SubscribeRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["_meta", "uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
@@ -5597,6 +6280,19 @@ impl __p::Shape for SubscribeRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <SubscribeRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("resources/subscribe")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("resources/subscribe")),
@@ -5682,7 +6378,18 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
 }
 impl __p::Shape for UnsubscribeRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["_meta", "uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -5783,6 +6490,19 @@ impl __p::Shape for UnsubscribeRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <UnsubscribeRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("resources/unsubscribe")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("resources/unsubscribe")),
@@ -5868,7 +6588,18 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["_meta", "uri"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -5964,6 +6695,21 @@ impl __p::Shape for ResourceUpdatedNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[
+                (
+                    "params",
+                    <ResourceUpdatedNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("notifications/resources/updated")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/resources/updated")),
@@ -6123,18 +6869,21 @@ impl __p::Shape for Resource {
             v,
             &["name", "uri"],
             &[
-                "name",
-                "title",
-                "icons",
-                "uri",
-                "description",
-                "mimeType",
-                "annotations",
-                "size",
-                "_meta",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("size", <i64 as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "uri"], &[])
     }
 }
 /// A template description for resources available on the server.
@@ -6280,17 +7029,20 @@ impl __p::Shape for ResourceTemplate {
             v,
             &["name", "uriTemplate"],
             &[
-                "name",
-                "title",
-                "icons",
-                "uriTemplate",
-                "description",
-                "mimeType",
-                "annotations",
-                "_meta",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
 /// The contents of a specific resource or sub-resource.
@@ -6377,7 +7129,19 @@ impl __rt::SchemaType for ResourceContents {
 }
 impl __p::Shape for ResourceContents {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "mimeType", "_meta"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -6473,9 +7237,17 @@ impl __p::Shape for TextResourceContents {
         __p::score_object(
             v,
             &["uri", "text"],
-            &["uri", "mimeType", "_meta", "text"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "text"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -6573,9 +7345,17 @@ impl __p::Shape for BlobResourceContents {
         __p::score_object(
             v,
             &["uri", "blob"],
-            &["uri", "mimeType", "_meta", "blob"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -6678,7 +7458,20 @@ impl __p::Shape for ListPromptsRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("prompts/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("prompts/list")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -6768,7 +7561,19 @@ impl __rt::SchemaType for ListPromptsResult {
 }
 impl __p::Shape for ListPromptsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
+        __p::score_object(
+            v,
+            &["prompts"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["prompts"], &[])
     }
 }
 /// Parameters for a `prompts/get` request.
@@ -6858,7 +7663,25 @@ impl __rt::SchemaType for GetPromptRequestParams {
 }
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["_meta", "name", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Used by the client to get a prompt provided by the server.
@@ -6956,6 +7779,19 @@ impl __p::Shape for GetPromptRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <GetPromptRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("prompts/get")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("prompts/get")),
@@ -7045,7 +7881,22 @@ impl __rt::SchemaType for GetPromptResult {
 }
 impl __p::Shape for GetPromptResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["messages"], &["_meta", "description", "messages"], &[])
+        __p::score_object(
+            v,
+            &["messages"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "messages",
+                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["messages"], &[])
     }
 }
 /// A prompt or prompt template that the server offers.
@@ -7168,9 +8019,22 @@ impl __p::Shape for Prompt {
         __p::score_object(
             v,
             &["name"],
-            &["name", "title", "icons", "description", "arguments", "_meta"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "arguments",
+                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
+                ),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Describes an argument that a prompt can accept.
@@ -7271,9 +8135,17 @@ impl __p::Shape for PromptArgument {
         __p::score_object(
             v,
             &["name"],
-            &["name", "title", "description", "required"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("required", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// The sender or recipient of messages and data in a conversation.
@@ -7337,7 +8209,13 @@ impl __p::Shape for Role {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -7415,7 +8293,18 @@ impl __rt::SchemaType for PromptMessage {
 }
 impl __p::Shape for PromptMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <ContentBlock as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -7586,17 +8475,23 @@ impl __p::Shape for ResourceLink {
             v,
             &["name", "uri", "type"],
             &[
-                "name",
-                "title",
-                "icons",
-                "uri",
-                "description",
-                "mimeType",
-                "annotations",
-                "size",
-                "_meta",
-                "type",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("size", <i64 as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
+            &[("type", true, __p::Lit::Str("resource_link"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["name", "uri", "type"],
             &[("type", true, __p::Lit::Str("resource_link"))],
         )
     }
@@ -7701,7 +8596,18 @@ impl __p::Shape for EmbeddedResource {
         __p::score_object(
             v,
             &["type", "resource"],
-            &["type", "resource", "annotations", "_meta"],
+            &[
+                ("resource", <EmbeddedResourceResource as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "resource"],
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
@@ -7740,6 +8646,15 @@ impl __p::Shape for EmbeddedResourceResource {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextResourceContents as __p::Shape>::fits(v),
+            <BlobResourceContents as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -7867,7 +8782,17 @@ impl __p::Shape for PromptListChangedNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/prompts/list_changed")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/prompts/list_changed")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -7972,7 +8897,20 @@ impl __p::Shape for ListToolsRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("tools/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("tools/list")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -8062,7 +9000,19 @@ impl __rt::SchemaType for ListToolsResult {
 }
 impl __p::Shape for ListToolsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["tools"], &["_meta", "nextCursor", "tools"], &[])
+        __p::score_object(
+            v,
+            &["tools"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["tools"], &[])
     }
 }
 /// The server's response to a tool call.
@@ -8169,9 +9119,23 @@ impl __p::Shape for CallToolResult {
         __p::score_object(
             v,
             &["content"],
-            &["_meta", "content", "structuredContent", "isError"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "structuredContent",
+                    <__rt::JsonObject as __p::Shape>::fits as __p::Fit,
+                ),
+                ("isError", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["content"], &[])
     }
 }
 /// Parameters for a `tools/call` request.
@@ -8270,7 +9234,20 @@ impl __rt::SchemaType for CallToolRequestParams {
 }
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name"], &["_meta", "task", "name", "arguments"], &[])
+        __p::score_object(
+            v,
+            &["name"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("task", <TaskMetadata as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name"], &[])
     }
 }
 /// Used by the client to invoke a tool provided by the server.
@@ -8368,6 +9345,19 @@ impl __p::Shape for CallToolRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <CallToolRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("tools/call")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("tools/call")),
@@ -8471,7 +9461,17 @@ impl __p::Shape for ToolListChangedNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/tools/list_changed")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/tools/list_changed")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -8613,14 +9613,17 @@ impl __p::Shape for ToolAnnotations {
             v,
             &[],
             &[
-                "title",
-                "readOnlyHint",
-                "destructiveHint",
-                "idempotentHint",
-                "openWorldHint",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("readOnlyHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("destructiveHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("idempotentHint", <bool as __p::Shape>::fits as __p::Fit),
+                ("openWorldHint", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Execution-related properties for a tool.
@@ -8699,7 +9702,20 @@ impl __rt::SchemaType for ToolExecution {
 }
 impl __p::Shape for ToolExecution {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["taskSupport"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "taskSupport",
+                    <ToolExecutionTaskSupport as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ToolExecution`]`.taskSupport`.
@@ -8767,7 +9783,13 @@ impl __p::Shape for ToolExecutionTaskSupport {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -8929,18 +9951,21 @@ impl __p::Shape for Tool {
             v,
             &["name", "inputSchema"],
             &[
-                "name",
-                "title",
-                "icons",
-                "description",
-                "inputSchema",
-                "execution",
-                "outputSchema",
-                "annotations",
-                "_meta",
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
+                ("execution", <ToolExecution as __p::Shape>::fits as __p::Fit),
+                ("outputSchema", <ToolOutputSchema as __p::Shape>::fits as __p::Fit),
+                ("annotations", <ToolAnnotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
 /// The inline type of [`Tool`]`.inputSchema`.
@@ -9039,9 +10064,26 @@ impl __p::Shape for ToolInputSchema {
         __p::score_object(
             v,
             &["type"],
-            &["$schema", "type", "properties", "required"],
+            &[
+                ("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "properties",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "required",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
             &[("type", true, __p::Lit::Str("object"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 /// The inline type of [`Tool`]`.outputSchema`.
@@ -9140,9 +10182,26 @@ impl __p::Shape for ToolOutputSchema {
         __p::score_object(
             v,
             &["type"],
-            &["$schema", "type", "properties", "required"],
+            &[
+                ("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "properties",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        __rt::JsonObject,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "required",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
             &[("type", true, __p::Lit::Str("object"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 /// The status of a task.
@@ -9218,7 +10277,13 @@ impl __p::Shape for TaskStatus {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -9292,7 +10357,10 @@ impl __rt::SchemaType for TaskMetadata {
 }
 impl __p::Shape for TaskMetadata {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["ttl"], &[])
+        __p::score_object(v, &[], &[("ttl", <i64 as __p::Shape>::fits as __p::Fit)], &[])
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Metadata for associating messages with a task.
@@ -9363,7 +10431,15 @@ impl __rt::SchemaType for RelatedTaskMetadata {
 }
 impl __p::Shape for RelatedTaskMetadata {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["taskId"], &["taskId"], &[])
+        __p::score_object(
+            v,
+            &["taskId"],
+            &[("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["taskId"], &[])
     }
 }
 /// Data associated with a task.
@@ -9484,14 +10560,27 @@ impl __p::Shape for Task {
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[
-                "taskId",
-                "status",
-                "statusMessage",
-                "createdAt",
-                "lastUpdatedAt",
-                "ttl",
-                "pollInterval",
+                ("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("status", <TaskStatus as __p::Shape>::fits as __p::Fit),
+                (
+                    "statusMessage",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("createdAt", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "lastUpdatedAt",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("ttl", <__rt::Nullable<i64> as __p::Shape>::fits as __p::Fit),
+                ("pollInterval", <i64 as __p::Shape>::fits as __p::Fit),
             ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[],
         )
     }
@@ -9567,7 +10656,18 @@ impl __rt::SchemaType for CreateTaskResult {
 }
 impl __p::Shape for CreateTaskResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["task"], &["_meta", "task"], &[])
+        __p::score_object(
+            v,
+            &["task"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("task", <Task as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["task"], &[])
     }
 }
 /// A request to retrieve the state of a task.
@@ -9665,6 +10765,19 @@ impl __p::Shape for GetTaskRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <GetTaskRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("tasks/get")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("tasks/get")),
@@ -9740,7 +10853,15 @@ impl __rt::SchemaType for GetTaskRequestParams {
 }
 impl __p::Shape for GetTaskRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["taskId"], &["taskId"], &[])
+        __p::score_object(
+            v,
+            &["taskId"],
+            &[("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["taskId"], &[])
     }
 }
 /// The response to a tasks/get request.
@@ -9871,15 +10992,28 @@ impl __p::Shape for GetTaskResult {
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[
-                "_meta",
-                "taskId",
-                "status",
-                "statusMessage",
-                "createdAt",
-                "lastUpdatedAt",
-                "ttl",
-                "pollInterval",
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("status", <TaskStatus as __p::Shape>::fits as __p::Fit),
+                (
+                    "statusMessage",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("createdAt", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "lastUpdatedAt",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("ttl", <__rt::Nullable<i64> as __p::Shape>::fits as __p::Fit),
+                ("pollInterval", <i64 as __p::Shape>::fits as __p::Fit),
             ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[],
         )
     }
@@ -9982,6 +11116,22 @@ impl __p::Shape for GetTaskPayloadRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                (
+                    "params",
+                    <GetTaskPayloadRequestParams as __p::Shape>::fits as __p::Fit,
+                ),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("tasks/result")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("tasks/result")),
@@ -10057,7 +11207,15 @@ impl __rt::SchemaType for GetTaskPayloadRequestParams {
 }
 impl __p::Shape for GetTaskPayloadRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["taskId"], &["taskId"], &[])
+        __p::score_object(
+            v,
+            &["taskId"],
+            &[("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["taskId"], &[])
     }
 }
 /// The response to a tasks/result request.
@@ -10131,7 +11289,15 @@ impl __rt::SchemaType for GetTaskPayloadResult {
 }
 impl __p::Shape for GetTaskPayloadResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["_meta"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A request to cancel a task.
@@ -10229,6 +11395,19 @@ impl __p::Shape for CancelTaskRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <CancelTaskRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("tasks/cancel")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("tasks/cancel")),
@@ -10304,7 +11483,15 @@ impl __rt::SchemaType for CancelTaskRequestParams {
 }
 impl __p::Shape for CancelTaskRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["taskId"], &["taskId"], &[])
+        __p::score_object(
+            v,
+            &["taskId"],
+            &[("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["taskId"], &[])
     }
 }
 /// The response to a tasks/cancel request.
@@ -10435,15 +11622,28 @@ impl __p::Shape for CancelTaskResult {
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[
-                "_meta",
-                "taskId",
-                "status",
-                "statusMessage",
-                "createdAt",
-                "lastUpdatedAt",
-                "ttl",
-                "pollInterval",
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("status", <TaskStatus as __p::Shape>::fits as __p::Fit),
+                (
+                    "statusMessage",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("createdAt", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "lastUpdatedAt",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("ttl", <__rt::Nullable<i64> as __p::Shape>::fits as __p::Fit),
+                ("pollInterval", <i64 as __p::Shape>::fits as __p::Fit),
             ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[],
         )
     }
@@ -10545,7 +11745,20 @@ impl __p::Shape for ListTasksRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("tasks/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("tasks/list")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -10635,7 +11848,19 @@ impl __rt::SchemaType for ListTasksResult {
 }
 impl __p::Shape for ListTasksResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["tasks"], &["_meta", "nextCursor", "tasks"], &[])
+        __p::score_object(
+            v,
+            &["tasks"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
+                ("tasks", <::std::vec::Vec<Task> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["tasks"], &[])
     }
 }
 /// Parameters for a `notifications/tasks/status` notification.
@@ -10769,15 +11994,28 @@ impl __p::Shape for TaskStatusNotificationParams {
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[
-                "_meta",
-                "taskId",
-                "status",
-                "statusMessage",
-                "createdAt",
-                "lastUpdatedAt",
-                "ttl",
-                "pollInterval",
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("status", <TaskStatus as __p::Shape>::fits as __p::Fit),
+                (
+                    "statusMessage",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("createdAt", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "lastUpdatedAt",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("ttl", <__rt::Nullable<i64> as __p::Shape>::fits as __p::Fit),
+                ("pollInterval", <i64 as __p::Shape>::fits as __p::Fit),
             ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[],
         )
     }
@@ -10875,6 +12113,21 @@ impl __p::Shape for TaskStatusNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[
+                (
+                    "params",
+                    <TaskStatusNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("notifications/tasks/status")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/tasks/status")),
@@ -10958,7 +12211,18 @@ impl __rt::SchemaType for SetLevelRequestParams {
 }
 impl __p::Shape for SetLevelRequestParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["level"], &["_meta", "level"], &[])
+        __p::score_object(
+            v,
+            &["level"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["level"], &[])
     }
 }
 /// A request from the client to the server, to enable or adjust logging.
@@ -11056,6 +12320,19 @@ impl __p::Shape for SetLevelRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <SetLevelRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("logging/setLevel")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("logging/setLevel")),
@@ -11156,9 +12433,17 @@ impl __p::Shape for LoggingMessageNotificationParams {
         __p::score_object(
             v,
             &["level", "data"],
-            &["_meta", "level", "logger", "data"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
+                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["level", "data"], &[])
     }
 }
 /// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
@@ -11254,6 +12539,21 @@ impl __p::Shape for LoggingMessageNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[
+                (
+                    "params",
+                    <LoggingMessageNotificationParams as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("notifications/message")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/message")),
@@ -11350,7 +12650,13 @@ impl __p::Shape for LoggingLevel {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -11540,21 +12846,41 @@ impl __p::Shape for CreateMessageRequestParams {
             v,
             &["messages", "maxTokens"],
             &[
-                "_meta",
-                "task",
-                "messages",
-                "modelPreferences",
-                "systemPrompt",
-                "includeContext",
-                "temperature",
-                "maxTokens",
-                "stopSequences",
-                "metadata",
-                "tools",
-                "toolChoice",
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("task", <TaskMetadata as __p::Shape>::fits as __p::Fit),
+                (
+                    "messages",
+                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
+                ),
+                ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
+                (
+                    "systemPrompt",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "includeContext",
+                    <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "temperature",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopSequences",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("metadata", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+                ("toolChoice", <ToolChoice as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 /// The inline type of [`CreateMessageRequestParams`]`.includeContext`.
@@ -11625,7 +12951,13 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -11699,7 +13031,15 @@ impl __rt::SchemaType for ToolChoice {
 }
 impl __p::Shape for ToolChoice {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["mode"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("mode", <ToolChoiceMode as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ToolChoice`]`.mode`.
@@ -11767,7 +13107,13 @@ impl __p::Shape for ToolChoiceMode {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -11872,6 +13218,19 @@ impl __p::Shape for CreateMessageRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <CreateMessageRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("sampling/createMessage")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("sampling/createMessage")),
@@ -11988,9 +13347,21 @@ impl __p::Shape for CreateMessageResult {
         __p::score_object(
             v,
             &["role", "content", "model"],
-            &["_meta", "role", "content", "model", "stopReason"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "stopReason",
+                    <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
 /// The inline type of [`CreateMessageResult`]`.stopReason`.
@@ -12064,7 +13435,13 @@ impl __p::Shape for CreateMessageResultStopReason {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if true {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -12147,7 +13524,19 @@ impl __rt::SchemaType for SamplingMessage {
 }
 impl __p::Shape for SamplingMessage {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["role", "content"], &["role", "content", "_meta"], &[])
+        __p::score_object(
+            v,
+            &["role", "content"],
+            &[
+                ("role", <Role as __p::Shape>::fits as __p::Fit),
+                ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["role", "content"], &[])
     }
 }
 /// The inline type of [`SamplingMessage`]`.content`.
@@ -12188,6 +13577,15 @@ impl __p::Shape for SamplingMessageContent {
         [
             <SamplingMessageContentBlock as __p::Shape>::score(v),
             <::std::vec::Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <SamplingMessageContentBlock as __p::Shape>::fits(v),
+            <::std::vec::Vec<SamplingMessageContentBlock> as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -12289,6 +13687,18 @@ impl __p::Shape for SamplingMessageContentBlock {
             <AudioContent as __p::Shape>::score(v),
             <ToolUseContent as __p::Shape>::score(v),
             <ToolResultContent as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <AudioContent as __p::Shape>::fits(v),
+            <ToolUseContent as __p::Shape>::fits(v),
+            <ToolResultContent as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -12497,7 +13907,19 @@ impl __rt::SchemaType for Annotations {
 }
 impl __p::Shape for Annotations {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["audience", "priority", "lastModified"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("lastModified", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -12551,6 +13973,18 @@ impl __p::Shape for ContentBlock {
             <AudioContent as __p::Shape>::score(v),
             <ResourceLink as __p::Shape>::score(v),
             <EmbeddedResource as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <TextContent as __p::Shape>::fits(v),
+            <ImageContent as __p::Shape>::fits(v),
+            <AudioContent as __p::Shape>::fits(v),
+            <ResourceLink as __p::Shape>::fits(v),
+            <EmbeddedResource as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -12747,9 +14181,16 @@ impl __p::Shape for TextContent {
         __p::score_object(
             v,
             &["type", "text"],
-            &["type", "text", "annotations", "_meta"],
+            &[
+                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
             &[("type", true, __p::Lit::Str("text"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 /// An image provided to or from an LLM.
@@ -12853,7 +14294,19 @@ impl __p::Shape for ImageContent {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
-            &["type", "data", "mimeType", "annotations", "_meta"],
+            &[
+                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("image"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
@@ -12959,7 +14412,19 @@ impl __p::Shape for AudioContent {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
-            &["type", "data", "mimeType", "annotations", "_meta"],
+            &[
+                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("audio"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
@@ -13069,7 +14534,19 @@ impl __p::Shape for ToolUseContent {
         __p::score_object(
             v,
             &["type", "id", "name", "input"],
-            &["type", "id", "name", "input", "_meta"],
+            &[
+                ("id", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("input", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("tool_use"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "id", "name", "input"],
             &[("type", true, __p::Lit::Str("tool_use"))],
         )
     }
@@ -13199,7 +14676,26 @@ impl __p::Shape for ToolResultContent {
         __p::score_object(
             v,
             &["type", "toolUseId", "content"],
-            &["type", "toolUseId", "content", "structuredContent", "isError", "_meta"],
+            &[
+                ("toolUseId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "structuredContent",
+                    <__rt::JsonObject as __p::Shape>::fits as __p::Fit,
+                ),
+                ("isError", <bool as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("tool_result"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "toolUseId", "content"],
             &[("type", true, __p::Lit::Str("tool_result"))],
         )
     }
@@ -13343,9 +14839,26 @@ impl __p::Shape for ModelPreferences {
         __p::score_object(
             v,
             &[],
-            &["hints", "costPriority", "speedPriority", "intelligencePriority"],
+            &[
+                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                (
+                    "costPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "speedPriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "intelligencePriority",
+                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Hints to use for model selection.
@@ -13423,7 +14936,15 @@ impl __rt::SchemaType for ModelHint {
 }
 impl __p::Shape for ModelHint {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["name"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// Parameters for a `completion/complete` request.
@@ -13517,9 +15038,23 @@ impl __p::Shape for CompleteRequestParams {
         __p::score_object(
             v,
             &["ref", "argument"],
-            &["_meta", "ref", "argument", "context"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("ref", <CompleteRequestParamsRef as __p::Shape>::fits as __p::Fit),
+                (
+                    "argument",
+                    <CompleteRequestParamsArgument as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "context",
+                    <CompleteRequestParamsContext as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
 /// The inline type of [`CompleteRequestParams`]`.ref`.
@@ -13560,6 +15095,15 @@ impl __p::Shape for CompleteRequestParamsRef {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceTemplateReference as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PromptReference as __p::Shape>::fits(v),
+            <ResourceTemplateReference as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -13710,7 +15254,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
 }
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["name", "value"], &["name", "value"], &[])
+        __p::score_object(
+            v,
+            &["name", "value"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["name", "value"], &[])
     }
 }
 /// The inline type of [`CompleteRequestParams`]`.context`.
@@ -13786,7 +15341,23 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
 }
 impl __p::Shape for CompleteRequestParamsContext {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &[], &["arguments"], &[])
+        __p::score_object(
+            v,
+            &[],
+            &[
+                (
+                    "arguments",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &[], &[])
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -13884,6 +15455,19 @@ impl __p::Shape for CompleteRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <CompleteRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("completion/complete")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("completion/complete")),
@@ -13963,7 +15547,21 @@ impl __rt::SchemaType for CompleteResult {
 }
 impl __p::Shape for CompleteResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["completion"], &["_meta", "completion"], &[])
+        __p::score_object(
+            v,
+            &["completion"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                (
+                    "completion",
+                    <CompleteResultCompletion as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["completion"], &[])
     }
 }
 /// The inline type of [`CompleteResult`]`.completion`.
@@ -14049,7 +15647,23 @@ impl __rt::SchemaType for CompleteResultCompletion {
 }
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["values"], &["values", "total", "hasMore"], &[])
+        __p::score_object(
+            v,
+            &["values"],
+            &[
+                (
+                    "values",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("total", <i64 as __p::Shape>::fits as __p::Fit),
+                ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["values"], &[])
     }
 }
 /// A reference to a resource or resource template definition.
@@ -14137,6 +15751,13 @@ impl __p::Shape for ResourceTemplateReference {
         __p::score_object(
             v,
             &["type", "uri"],
+            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("type", true, __p::Lit::Str("ref/resource"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["type", "uri"],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
@@ -14235,7 +15856,17 @@ impl __p::Shape for PromptReference {
         __p::score_object(
             v,
             &["name", "type"],
-            &["name", "title", "type"],
+            &[
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("ref/prompt"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["name", "type"],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
@@ -14343,7 +15974,20 @@ impl __p::Shape for ListRootsRequest {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
-            &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("roots/list")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("roots/list")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -14424,7 +16068,18 @@ impl __rt::SchemaType for ListRootsResult {
 }
 impl __p::Shape for ListRootsResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["roots"], &["_meta", "roots"], &[])
+        __p::score_object(
+            v,
+            &["roots"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["roots"], &[])
     }
 }
 /// Represents a root directory or file that the server can operate on.
@@ -14511,7 +16166,19 @@ impl __rt::SchemaType for Root {
 }
 impl __p::Shape for Root {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["uri"], &["uri", "name", "_meta"], &[])
+        __p::score_object(
+            v,
+            &["uri"],
+            &[
+                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
@@ -14611,7 +16278,17 @@ impl __p::Shape for RootsListChangedNotification {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
-            &["method", "params", "jsonrpc"],
+            &[("params", <NotificationParams as __p::Shape>::fits as __p::Fit)],
+            &[
+                ("method", true, __p::Lit::Str("notifications/roots/list_changed")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["method", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/roots/list_changed")),
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
@@ -14730,7 +16407,23 @@ impl __p::Shape for ElicitRequestFormParams {
         __p::score_object(
             v,
             &["message", "requestedSchema"],
-            &["_meta", "task", "mode", "message", "requestedSchema"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("task", <TaskMetadata as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "requestedSchema",
+                    <ElicitRequestFormParamsRequestedSchema as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("mode", false, __p::Lit::Str("form"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["message", "requestedSchema"],
             &[("mode", false, __p::Lit::Str("form"))],
         )
     }
@@ -14831,7 +16524,28 @@ impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
         __p::score_object(
             v,
             &["type", "properties"],
-            &["$schema", "type", "properties", "required"],
+            &[
+                ("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "properties",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        PrimitiveSchemaDefinition,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "required",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("type", true, __p::Lit::Str("object"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "properties"],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
@@ -14952,7 +16666,23 @@ impl __p::Shape for ElicitRequestURLParams {
         __p::score_object(
             v,
             &["mode", "message", "elicitationId", "url"],
-            &["_meta", "task", "mode", "message", "elicitationId", "url"],
+            &[
+                ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
+                ("task", <TaskMetadata as __p::Shape>::fits as __p::Fit),
+                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "elicitationId",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+                ("url", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("mode", true, __p::Lit::Str("url"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["mode", "message", "elicitationId", "url"],
             &[("mode", true, __p::Lit::Str("url"))],
         )
     }
@@ -14995,6 +16725,15 @@ impl __p::Shape for ElicitRequestParams {
         [
             <ElicitRequestFormParams as __p::Shape>::score(v),
             <ElicitRequestURLParams as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <ElicitRequestFormParams as __p::Shape>::fits(v),
+            <ElicitRequestURLParams as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -15171,6 +16910,19 @@ impl __p::Shape for ElicitRequest {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
+            &[
+                ("params", <ElicitRequestParams as __p::Shape>::fits as __p::Fit),
+                ("id", <RequestId as __p::Shape>::fits as __p::Fit),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("elicitation/create")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc", "id"],
             &[
                 ("method", true, __p::Lit::Str("elicitation/create")),
@@ -15224,6 +16976,17 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             <NumberSchema as __p::Shape>::score(v),
             <BooleanSchema as __p::Shape>::score(v),
             <EnumSchema as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <StringSchema as __p::Shape>::fits(v),
+            <NumberSchema as __p::Shape>::fits(v),
+            <BooleanSchema as __p::Shape>::fits(v),
+            <EnumSchema as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -15377,16 +17140,18 @@ impl __p::Shape for StringSchema {
             v,
             &["type"],
             &[
-                "type",
-                "title",
-                "description",
-                "minLength",
-                "maxLength",
-                "format",
-                "default",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minLength", <i64 as __p::Shape>::fits as __p::Fit),
+                ("maxLength", <i64 as __p::Shape>::fits as __p::Fit),
+                ("format", <StringSchemaFormat as __p::Shape>::fits as __p::Fit),
+                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
 }
 /// The inline type of [`StringSchema`]`.format`.
@@ -15458,7 +17223,13 @@ impl __p::Shape for StringSchemaFormat {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -15570,9 +17341,19 @@ impl __p::Shape for NumberSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "title", "description", "minimum", "maximum", "default"],
+            &[
+                ("type", <NumberSchemaType as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minimum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("maximum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("default", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+            ],
             &[],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[])
     }
 }
 /// The inline type of [`NumberSchema`]`.type`.
@@ -15636,7 +17417,13 @@ impl __p::Shape for NumberSchemaType {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -15734,9 +17521,16 @@ impl __p::Shape for BooleanSchema {
         __p::score_object(
             v,
             &["type"],
-            &["type", "title", "description", "default"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("default", <bool as __p::Shape>::fits as __p::Fit),
+            ],
             &[("type", true, __p::Lit::Str("boolean"))],
         )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
 }
 /// Schema for single-selection enumeration without display titles for options.
@@ -15843,7 +17637,23 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
         __p::score_object(
             v,
             &["type", "enum"],
-            &["type", "title", "description", "enum", "default"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "enum",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
@@ -15954,7 +17764,24 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
         __p::score_object(
             v,
             &["type", "oneOf"],
-            &["type", "title", "description", "oneOf", "default"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "oneOf",
+                    <::std::vec::Vec<
+                        TitledSingleSelectEnumSchemaOneOfItem,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "oneOf"],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
@@ -16032,7 +17859,18 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchemaOneOfItem {
 }
 impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["const", "title"], &["const", "title"], &[])
+        __p::score_object(
+            v,
+            &["const", "title"],
+            &[
+                ("const", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["const", "title"], &[])
     }
 }
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -16071,6 +17909,15 @@ impl __p::Shape for SingleSelectEnumSchema {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::score(v),
             <TitledSingleSelectEnumSchema as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <UntitledSingleSelectEnumSchema as __p::Shape>::fits(v),
+            <TitledSingleSelectEnumSchema as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -16226,14 +18073,27 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
             v,
             &["type", "items"],
             &[
-                "type",
-                "title",
-                "description",
-                "minItems",
-                "maxItems",
-                "items",
-                "default",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minItems", <i64 as __p::Shape>::fits as __p::Fit),
+                ("maxItems", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "items",
+                    <UntitledMultiSelectEnumSchemaItems as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "default",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
             ],
+            &[("type", true, __p::Lit::Str("array"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "items"],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
@@ -16316,6 +18176,19 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
         __p::score_object(
             v,
             &["type", "enum"],
+            &[
+                (
+                    "enum",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
@@ -16442,14 +18315,27 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
             v,
             &["type", "items"],
             &[
-                "type",
-                "title",
-                "description",
-                "minItems",
-                "maxItems",
-                "items",
-                "default",
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("minItems", <i64 as __p::Shape>::fits as __p::Fit),
+                ("maxItems", <i64 as __p::Shape>::fits as __p::Fit),
+                (
+                    "items",
+                    <TitledMultiSelectEnumSchemaItems as __p::Shape>::fits as __p::Fit,
+                ),
+                (
+                    "default",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
             ],
+            &[("type", true, __p::Lit::Str("array"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "items"],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
@@ -16527,7 +18413,18 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["const", "title"], &["const", "title"], &[])
+        __p::score_object(
+            v,
+            &["const", "title"],
+            &[
+                ("const", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["const", "title"], &[])
     }
 }
 /// The inline type of [`TitledMultiSelectEnumSchema`]`.items`.
@@ -16599,7 +18496,22 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItems {
 }
 impl __p::Shape for TitledMultiSelectEnumSchemaItems {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["anyOf"], &["anyOf"], &[])
+        __p::score_object(
+            v,
+            &["anyOf"],
+            &[
+                (
+                    "anyOf",
+                    <::std::vec::Vec<
+                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["anyOf"], &[])
     }
 }
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -16638,6 +18550,15 @@ impl __p::Shape for MultiSelectEnumSchema {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::score(v),
             <TitledMultiSelectEnumSchema as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <UntitledMultiSelectEnumSchema as __p::Shape>::fits(v),
+            <TitledMultiSelectEnumSchema as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -16782,7 +18703,28 @@ impl __p::Shape for LegacyTitledEnumSchema {
         __p::score_object(
             v,
             &["type", "enum"],
-            &["type", "title", "description", "enum", "enumNames", "default"],
+            &[
+                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                (
+                    "enum",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                (
+                    "enumNames",
+                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
+            &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
@@ -16824,6 +18766,16 @@ impl __p::Shape for EnumSchema {
             <SingleSelectEnumSchema as __p::Shape>::score(v),
             <MultiSelectEnumSchema as __p::Shape>::score(v),
             <LegacyTitledEnumSchema as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <SingleSelectEnumSchema as __p::Shape>::fits(v),
+            <MultiSelectEnumSchema as __p::Shape>::fits(v),
+            <LegacyTitledEnumSchema as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -16949,7 +18901,25 @@ impl __rt::SchemaType for ElicitResult {
 }
 impl __p::Shape for ElicitResult {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["action"], &["_meta", "action", "content"], &[])
+        __p::score_object(
+            v,
+            &["action"],
+            &[
+                ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
+                ("action", <ElicitResultAction as __p::Shape>::fits as __p::Fit),
+                (
+                    "content",
+                    <::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ElicitResultContentValue,
+                    > as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["action"], &[])
     }
 }
 /// The inline type of [`ElicitResult`]`.action`.
@@ -17017,7 +18987,13 @@ impl __p::Shape for ElicitResultAction {
         match v.as_str() {
             ::core::option::Option::Some(s) => {
                 ::core::option::Option::Some(
-                    if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 },
+                    if !matches!(Self::from_wire(s), Self::Other(_)) {
+                        2
+                    } else if false {
+                        1
+                    } else {
+                        0
+                    },
                 )
             }
             ::core::option::Option::None => ::core::option::Option::None,
@@ -17068,6 +19044,17 @@ impl __p::Shape for ElicitResultContentValue {
             <i64 as __p::Shape>::score(v),
             <bool as __p::Shape>::score(v),
             <::std::vec::Vec<::std::string::String> as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <::std::string::String as __p::Shape>::fits(v),
+            <i64 as __p::Shape>::fits(v),
+            <bool as __p::Shape>::fits(v),
+            <::std::vec::Vec<::std::string::String> as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -17269,6 +19256,22 @@ impl __p::Shape for ElicitationCompleteNotification {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
+            &[
+                (
+                    "params",
+                    <ElicitationCompleteNotificationParams as __p::Shape>::fits
+                        as __p::Fit,
+                ),
+            ],
+            &[
+                ("method", true, __p::Lit::Str("notifications/elicitation/complete")),
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+            ],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(
+            v,
             &["method", "params", "jsonrpc"],
             &[
                 ("method", true, __p::Lit::Str("notifications/elicitation/complete")),
@@ -17346,7 +19349,20 @@ impl __rt::SchemaType for ElicitationCompleteNotificationParams {
 }
 impl __p::Shape for ElicitationCompleteNotificationParams {
     fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        __p::score_object(v, &["elicitationId"], &["elicitationId"], &[])
+        __p::score_object(
+            v,
+            &["elicitationId"],
+            &[
+                (
+                    "elicitationId",
+                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                ),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        __p::fits_object(v, &["elicitationId"], &[])
     }
 }
 /// Marked `@internal` in the schema.
@@ -17464,6 +19480,30 @@ impl __p::Shape for ClientRequest {
             <GetTaskPayloadRequest as __p::Shape>::score(v),
             <ListTasksRequest as __p::Shape>::score(v),
             <CancelTaskRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PingRequest as __p::Shape>::fits(v),
+            <InitializeRequest as __p::Shape>::fits(v),
+            <CompleteRequest as __p::Shape>::fits(v),
+            <SetLevelRequest as __p::Shape>::fits(v),
+            <GetPromptRequest as __p::Shape>::fits(v),
+            <ListPromptsRequest as __p::Shape>::fits(v),
+            <ListResourcesRequest as __p::Shape>::fits(v),
+            <ListResourceTemplatesRequest as __p::Shape>::fits(v),
+            <ReadResourceRequest as __p::Shape>::fits(v),
+            <SubscribeRequest as __p::Shape>::fits(v),
+            <UnsubscribeRequest as __p::Shape>::fits(v),
+            <CallToolRequest as __p::Shape>::fits(v),
+            <ListToolsRequest as __p::Shape>::fits(v),
+            <GetTaskRequest as __p::Shape>::fits(v),
+            <GetTaskPayloadRequest as __p::Shape>::fits(v),
+            <ListTasksRequest as __p::Shape>::fits(v),
+            <CancelTaskRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -17749,6 +19789,18 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CancelledNotification as __p::Shape>::fits(v),
+            <ProgressNotification as __p::Shape>::fits(v),
+            <InitializedNotification as __p::Shape>::fits(v),
+            <RootsListChangedNotification as __p::Shape>::fits(v),
+            <TaskStatusNotification as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 #[doc(hidden)]
 pub enum __ClientNotificationBuilder {
@@ -17920,6 +19972,21 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <EmptyResult as __p::Shape>::fits(v),
+            <CreateMessageResult as __p::Shape>::fits(v),
+            <ListRootsResult as __p::Shape>::fits(v),
+            <ElicitResult as __p::Shape>::fits(v),
+            <GetTaskResult as __p::Shape>::fits(v),
+            <GetTaskPayloadResult as __p::Shape>::fits(v),
+            <ListTasksResult as __p::Shape>::fits(v),
+            <CancelTaskResult as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
 }
 impl<'de> __p::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: __p::serde::Deserializer<'de>>(
@@ -18039,6 +20106,21 @@ impl __p::Shape for ServerRequest {
             <GetTaskPayloadRequest as __p::Shape>::score(v),
             <ListTasksRequest as __p::Shape>::score(v),
             <CancelTaskRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <PingRequest as __p::Shape>::fits(v),
+            <CreateMessageRequest as __p::Shape>::fits(v),
+            <ListRootsRequest as __p::Shape>::fits(v),
+            <ElicitRequest as __p::Shape>::fits(v),
+            <GetTaskRequest as __p::Shape>::fits(v),
+            <GetTaskPayloadRequest as __p::Shape>::fits(v),
+            <ListTasksRequest as __p::Shape>::fits(v),
+            <CancelTaskRequest as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -18257,6 +20339,22 @@ impl __p::Shape for ServerNotification {
             <PromptListChangedNotification as __p::Shape>::score(v),
             <ElicitationCompleteNotification as __p::Shape>::score(v),
             <TaskStatusNotification as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <CancelledNotification as __p::Shape>::fits(v),
+            <ProgressNotification as __p::Shape>::fits(v),
+            <LoggingMessageNotification as __p::Shape>::fits(v),
+            <ResourceUpdatedNotification as __p::Shape>::fits(v),
+            <ResourceListChangedNotification as __p::Shape>::fits(v),
+            <ToolListChangedNotification as __p::Shape>::fits(v),
+            <PromptListChangedNotification as __p::Shape>::fits(v),
+            <ElicitationCompleteNotification as __p::Shape>::fits(v),
+            <TaskStatusNotification as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
@@ -18510,6 +20608,27 @@ impl __p::Shape for ServerResult {
             <GetTaskPayloadResult as __p::Shape>::score(v),
             <ListTasksResult as __p::Shape>::score(v),
             <CancelTaskResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+        [
+            <EmptyResult as __p::Shape>::fits(v),
+            <InitializeResult as __p::Shape>::fits(v),
+            <CompleteResult as __p::Shape>::fits(v),
+            <GetPromptResult as __p::Shape>::fits(v),
+            <ListPromptsResult as __p::Shape>::fits(v),
+            <ListResourceTemplatesResult as __p::Shape>::fits(v),
+            <ListResourcesResult as __p::Shape>::fits(v),
+            <ReadResourceResult as __p::Shape>::fits(v),
+            <CallToolResult as __p::Shape>::fits(v),
+            <ListToolsResult as __p::Shape>::fits(v),
+            <GetTaskResult as __p::Shape>::fits(v),
+            <GetTaskPayloadResult as __p::Shape>::fits(v),
+            <ListTasksResult as __p::Shape>::fits(v),
+            <CancelTaskResult as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()

@@ -219,7 +219,7 @@ impl<'a> Ctx<'a> {
         let mut inits = Vec::new();
         let mut writes = Vec::new();
         let mut required_keys = Vec::new();
-        let mut known_keys = Vec::new();
+        let mut known_fits = Vec::new();
         let mut score_lits = Vec::new();
         let mut all_default = true;
         for f in &s.fields {
@@ -227,7 +227,6 @@ impl<'a> Ctx<'a> {
             if f.never {
                 continue;
             }
-            known_keys.push(wire.clone());
             let ident = field_ident(wire);
             let fdocs = doc_attrs(&self.docs(&f.doc));
             let fdep = Self::deprecated(&f.doc);
@@ -252,6 +251,7 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let ty = self.rust_ty(&f.ty);
+            known_fits.push(quote! { (#wire, <#ty as __p::Shape>::fits as __p::Fit) });
             let is_value = matches!(f.ty, Ty::Value);
             if f.optional {
                 fields.push(quote! { #fdocs #fdep pub #ident: ::core::option::Option<#ty>, });
@@ -344,7 +344,10 @@ impl<'a> Ctx<'a> {
 
             impl __p::Shape for #name {
                 fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-                    __p::score_object(v, &[#(#required_keys),*], &[#(#known_keys),*], &[#(#score_lits),*])
+                    __p::score_object(v, &[#(#required_keys),*], &[#(#known_fits),*], &[#(#score_lits),*])
+                }
+                fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                    __p::fits_object(v, &[#(#required_keys),*], &[#(#score_lits),*])
                 }
             }
         }
@@ -364,6 +367,7 @@ impl<'a> Ctx<'a> {
             " A value this schema does not define, kept so that it is written back; validation reports it."
         };
         let expecting = format!("a {name_str} string");
+        let open = e.open;
         quote! {
             #docs
             #dep
@@ -417,7 +421,7 @@ impl<'a> Ctx<'a> {
             impl __p::Shape for #name {
                 fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
                     match v.as_str() {
-                        ::core::option::Option::Some(s) => ::core::option::Option::Some(if matches!(Self::from_wire(s), Self::Other(_)) { 1 } else { 2 }),
+                        ::core::option::Option::Some(s) => ::core::option::Option::Some(if !matches!(Self::from_wire(s), Self::Other(_)) { 2 } else if #open { 1 } else { 0 }),
                         ::core::option::Option::None => ::core::option::Option::None,
                     }
                 }
@@ -498,6 +502,9 @@ impl<'a> Ctx<'a> {
             impl __p::Shape for #name {
                 fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
                     [#( <#vtys as __p::Shape>::score(v) ),*].into_iter().flatten().max()
+                }
+                fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                    [#( <#vtys as __p::Shape>::fits(v) ),*].into_iter().flatten().max()
                 }
             }
 
