@@ -1,0 +1,190 @@
+//! What the generated types promise beyond the spec examples: lossless round
+//! trips, forward compatibility, literal checks, dispatch order, and errors
+//! instead of panics.
+
+use mcp_schema::runtime::{NotificationMethod, RequestMethod, SchemaType};
+use mcp_schema::{apps, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+fn round_trip<T: Serialize + DeserializeOwned>(input: &str) -> (T, Value) {
+    let t: T = serde_json::from_str(input).unwrap_or_else(|e| panic!("{input}: {e}"));
+    let out = serde_json::to_value(&t).unwrap();
+    let expected: Value = serde_json::from_str(input).unwrap();
+    assert_eq!(out, expected, "round trip of {input}");
+    (t, out)
+}
+
+#[test]
+fn unknown_fields_survive_at_every_level() {
+    let (r, _) = round_trip::<v6::CallToolResult>(
+        r#"{"resultType":"complete","x-top":1,"content":[{"type":"text","text":"a","x-block":{"deep":[1,2]}}],"_meta":{"com.example/trace":"t"}}"#,
+    );
+    assert_eq!(r.extra["x-top"], json!(1));
+}
+
+#[test]
+fn absent_and_null_stay_apart() {
+    // `data` is `unknown`: null is a value.
+    let (e, _) = round_trip::<v6::Error>(r#"{"code":1,"message":"m","data":null}"#);
+    assert_eq!(e.data, Some(Value::Null));
+    let (e, _) = round_trip::<v6::Error>(r#"{"code":1,"message":"m"}"#);
+    assert_eq!(e.data, None);
+    // `title` is an optional string: null is not allowed, but it is kept and written back.
+    let (t, _) = round_trip::<v6::Tool>(r#"{"name":"t","title":null,"inputSchema":{"type":"object"}}"#);
+    assert_eq!(t.title, None);
+    assert_eq!(t.extra["title"], Value::Null);
+}
+
+#[test]
+fn empty_containers_are_kept() {
+    round_trip::<v6::ListToolsResult>(r#"{"resultType":"complete","ttlMs":0,"cacheScope":"private","tools":[],"_meta":{}}"#);
+    round_trip::<v6::ClientCapabilities>(r#"{"roots":{},"experimental":{}}"#);
+}
+
+#[test]
+fn integers_stay_integers_and_exact() {
+    let big = 9_007_199_254_740_993_i64; // 2^53 + 1, not representable as f64
+    let (n, out) = round_trip::<v6::ProgressNotification>(&format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{big},"progress":50,"total":100}}}}"#
+    ));
+    assert_eq!(out["params"]["progress"].to_string(), "50");
+    assert!(matches!(n.params.progress_token, v6::ProgressToken::Integer(i) if i == big));
+    // Floats where the schema says `number`.
+    round_trip::<v6::ModelPreferences>(r#"{"costPriority":0.25,"speedPriority":1,"intelligencePriority":0.5}"#);
+}
+
+#[test]
+fn literal_fields_are_checked_and_written() {
+    let err = serde_json::from_str::<v6::TextContent>(r#"{"type":"image","text":"x"}"#).unwrap_err();
+    assert!(err.to_string().contains("`type` must be \"text\""), "{err}");
+    let err = serde_json::from_str::<v6::JSONRPCRequest>(r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#).unwrap_err();
+    assert!(err.to_string().contains("`jsonrpc` must be \"2.0\""), "{err}");
+    let err = serde_json::from_str::<v6::TextContent>(r#"{"text":"x"}"#).unwrap_err();
+    assert!(err.to_string().contains("missing field `type`"), "{err}");
+    let block = v6::TextContent { text: "hi".into(), ..Default::default() };
+    assert_eq!(serde_json::to_value(&block).unwrap(), json!({"type": "text", "text": "hi"}));
+}
+
+#[test]
+fn tag_dispatch_does_not_depend_on_key_order() {
+    for input in [
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        r#"{"params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"x"},"id":7,"jsonrpc":"2.0","method":"tools/call"}"#,
+    ] {
+        let (r, _) = round_trip::<v6::ClientRequest>(input);
+        assert!(matches!(r, v6::ClientRequest::CallToolRequest(ref c) if c.params.name == "x"));
+    }
+}
+
+#[test]
+fn unknown_methods_and_content_types_are_kept() {
+    let (r, _) = round_trip::<v6::ClientRequest>(r#"{"jsonrpc":"2.0","id":1,"method":"vendor/thing","params":{"a":[1]}}"#);
+    assert!(matches!(r, v6::ClientRequest::Unknown(ref m) if m["method"] == "vendor/thing"));
+    // A 2024-11-05 client reads a newer server's `resource_link` block without losing it.
+    let (r, _) = round_trip::<v1::CallToolResult>(
+        r#"{"content":[{"type":"text","text":"see"},{"type":"resource_link","uri":"file:///a","name":"a"}]}"#,
+    );
+    assert!(matches!(&r.content[1], v1::CallToolResultContentItem::Unknown(m) if m["uri"] == "file:///a"));
+    assert_eq!(r.content[1].schema_name(), "Unknown");
+}
+
+#[test]
+fn tag_with_a_default() {
+    let (p, _) = round_trip::<v6::ElicitRequestParams>(r#"{"message":"m","requestedSchema":{"type":"object","properties":{}}}"#);
+    assert!(matches!(p, v6::ElicitRequestParams::ElicitRequestFormParams(ref f) if !f.mode));
+    let (p, _) = round_trip::<v6::ElicitRequestParams>(r#"{"mode":"form","message":"m","requestedSchema":{"type":"object","properties":{}}}"#);
+    assert!(matches!(p, v6::ElicitRequestParams::ElicitRequestFormParams(ref f) if f.mode));
+    let (p, _) = round_trip::<v6::ElicitRequestParams>(r#"{"mode":"url","message":"m","url":"https://x","elicitationId":"e"}"#);
+    assert_eq!(p.schema_name(), "ElicitRequestURLParams");
+}
+
+#[test]
+fn result_type_dispatch() {
+    let (r, _) = round_trip::<v6::CallToolResultResponse>(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s"}}"#);
+    assert_eq!(r.result.schema_name(), "InputRequiredResult");
+    let (r, _) = round_trip::<v6::CallToolResultResponse>(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#);
+    assert_eq!(r.result.schema_name(), "CallToolResult");
+}
+
+#[test]
+fn structural_unions() {
+    let (m, _) = round_trip::<v6::JSONRPCMessage>(r#"{"jsonrpc":"2.0","id":"a","result":{"resultType":"complete"}}"#);
+    assert_eq!(m.schema_name(), "JSONRPCResultResponse");
+    let (m, _) = round_trip::<v6::JSONRPCMessage>(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    assert_eq!(m.schema_name(), "JSONRPCNotification");
+    let (m, _) = round_trip::<v6::JSONRPCMessage>(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"nope"}}"#);
+    assert_eq!(m.schema_name(), "JSONRPCErrorResponse");
+    let (c, _) = round_trip::<v6::ReadResourceResultContentsItem>(r#"{"uri":"u","blob":"AA=="}"#);
+    assert_eq!(c.schema_name(), "BlobResourceContents");
+    let (c, _) = round_trip::<v6::SamplingMessageContent>(r#"[{"type":"text","text":"a"}]"#);
+    assert_eq!(c.schema_name(), "array");
+    let (c, _) = round_trip::<v6::SamplingMessageContent>(r#"{"type":"text","text":"a"}"#);
+    assert_eq!(c.schema_name(), "TextContent");
+    let err = serde_json::from_str::<v6::JSONRPCMessage>(r#"{"jsonrpc":"2.0"}"#).unwrap_err();
+    assert!(err.to_string().contains("no variant of JSONRPCMessage matches"), "{err}");
+}
+
+#[test]
+fn request_ids() {
+    round_trip::<v6::RequestId>(r#""abc""#);
+    round_trip::<v6::RequestId>("-5");
+    assert!(serde_json::from_str::<v6::RequestId>("null").is_err());
+    assert!(serde_json::from_str::<v6::RequestId>("1.5").is_err());
+    assert!(serde_json::from_str::<v6::RequestId>("18446744073709551615").is_err());
+}
+
+#[test]
+fn method_registry() {
+    assert_eq!(<v6::CallToolRequest as RequestMethod>::METHOD, "tools/call");
+    let _: Option<<v6::CallToolRequest as RequestMethod>::Result> = None::<v6::CallToolResultResponseResult>;
+    let _: Option<<v1::PingRequest as RequestMethod>::Result> = None::<v1::EmptyResult>;
+    assert_eq!(<v4::ProgressNotification as NotificationMethod>::METHOD, "notifications/progress");
+    assert!(v6::REQUESTS.contains(&("server/discover", "DiscoverRequest", "DiscoverResult")));
+    assert!(!v6::REQUESTS.iter().any(|r| r.0 == "initialize"));
+    assert!(v4::REQUESTS.iter().any(|r| r.0 == "initialize"));
+    assert!(apps::REQUESTS.contains(&("ui/open-link", "McpUiOpenLinkRequest", "McpUiOpenLinkResult")));
+    assert_eq!(apps::OPEN_LINK_METHOD, "ui/open-link");
+}
+
+#[test]
+fn error_code_constants() {
+    assert_eq!(v6::PARSE_ERROR, -32700);
+    assert_eq!(v6::UNSUPPORTED_PROTOCOL_VERSION, -32022);
+    let err = serde_json::from_str::<v6::ParseError>(r#"{"code":-32600,"message":"x"}"#).unwrap_err();
+    assert!(err.to_string().contains("`code` must be -32700"), "{err}");
+}
+
+#[test]
+fn apps_uses_core_types() {
+    let (n, _) = round_trip::<apps::McpUiToolResultNotification>(
+        r#"{"method":"ui/notifications/tool-result","params":{"content":[{"type":"text","text":"ok"}],"x":1}}"#,
+    );
+    let _: &v4::CallToolResult = &n.params;
+    let (r, _) = round_trip::<apps::McpUiDownloadFileRequest>(
+        r#"{"method":"ui/download-file","params":{"contents":[{"type":"resource_link","uri":"https://e/x","name":"x"},{"type":"resource","resource":{"uri":"ui://a","text":"t"}}]}}"#,
+    );
+    assert_eq!(r.params.contents[0].schema_name(), "ResourceLink");
+    round_trip::<apps::McpUiHostContext>(r##"{"theme":"dark","containerDimensions":{"height":300,"maxWidth":800},"styles":{"variables":{"--color-background-primary":"#fff"}},"x-host":true}"##);
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let deep = "[".repeat(100_000);
+    assert!(serde_json::from_str::<v6::JSONRPCMessage>(&deep).is_err());
+    let deep_obj = format!("{}{}", r#"{"jsonrpc":"2.0","method":"x","params":"#.repeat(2_000), "1");
+    assert!(serde_json::from_str::<v6::JSONRPCMessage>(&deep_obj).is_err());
+    assert!(serde_json::from_str::<v6::ProgressNotification>(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1e400}}"#).is_err());
+    assert!(serde_json::from_slice::<v6::ClientRequest>(b"{\"method\":\"\xff\"}").is_err());
+    assert!(serde_json::from_str::<v6::ClientRequest>(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"na"#).is_err());
+    let err = serde_json::from_str::<v6::ClientRequest>(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","method":"tools/list"}"#).unwrap_err();
+    assert!(err.to_string().contains("duplicate"), "{err}");
+}
+
+#[test]
+fn stray_id_on_list_roots_example_is_kept_as_unknown() {
+    // The spec's ListRootsRequest example carries an `id`, which 2026-07-28's ListRootsRequest does not define.
+    let (r, _) = round_trip::<v6::ListRootsRequest>(r#"{"id":"list-roots-example","method":"roots/list"}"#);
+    assert_eq!(r.extra["id"], "list-roots-example");
+}
