@@ -1,0 +1,29 @@
+//! `cargo test` catches drift too: the committed `generated/` must be exactly
+//! what the generator makes from the pinned inputs (`cargo xtask codegen --check`
+//! is the same check with a friendlier message).
+
+use mcp_schema_tests::{upstream, workspace_root};
+
+#[test]
+fn generated_crate_matches_the_pinned_inputs() {
+    let root = workspace_root();
+    let up = upstream();
+    let config = generator::Config::from_toml(&std::fs::read_to_string(root.join("schema/codegen.toml")).unwrap()).unwrap();
+    let inputs: Vec<generator::Input> = config
+        .modules
+        .iter()
+        .map(|m| generator::Input { path: m.input.clone(), source: std::fs::read_to_string(up.join(&m.input)).unwrap() })
+        .collect();
+    let files = generator::generate(&inputs, &config).unwrap_or_else(|d| panic!("{d}"));
+    let mut stale = Vec::new();
+    for f in &files {
+        let committed = std::fs::read_to_string(root.join("generated").join(&f.path)).unwrap_or_default();
+        if committed.replace("\r\n", "\n") != f.contents {
+            stale.push(f.path.clone());
+        }
+    }
+    println!("drift: {} passed, {} failed", files.len() - stale.len(), stale.len());
+    assert!(stale.is_empty(), "stale generated files {stale:?}: run `cargo xtask codegen`");
+    // Same inputs, same bytes.
+    assert_eq!(generator::generate(&inputs, &config).unwrap(), files);
+}
