@@ -4,6 +4,7 @@
 //!
 //! Generated from `ext-apps/2.0.4/spec.types.d.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 pub use crate::v2025_11_25::{
     CallToolResult, ContentBlock, EmbeddedResource, Implementation, RequestId,
@@ -22,7 +23,7 @@ pub enum McpUiTheme {
     /// `"dark"`
     Dark,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl McpUiTheme {
     /// The value as written on the wire.
@@ -41,28 +42,28 @@ impl McpUiTheme {
         }
     }
 }
-impl ::core::fmt::Display for McpUiTheme {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for McpUiTheme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for McpUiTheme {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiTheme {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiTheme {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiTheme {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a McpUiTheme string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for McpUiTheme {
@@ -71,10 +72,10 @@ impl __rt::SchemaType for McpUiTheme {
     }
 }
 impl __p::Shape for McpUiTheme {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -84,7 +85,7 @@ impl __p::Shape for McpUiTheme {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -98,7 +99,7 @@ pub enum McpUiDisplayMode {
     /// `"pip"`
     Pip,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl McpUiDisplayMode {
     /// The value as written on the wire.
@@ -119,28 +120,28 @@ impl McpUiDisplayMode {
         }
     }
 }
-impl ::core::fmt::Display for McpUiDisplayMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for McpUiDisplayMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for McpUiDisplayMode {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiDisplayMode {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiDisplayMode {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiDisplayMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a McpUiDisplayMode string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for McpUiDisplayMode {
@@ -149,10 +150,10 @@ impl __rt::SchemaType for McpUiDisplayMode {
     }
 }
 impl __p::Shape for McpUiDisplayMode {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -162,7 +163,7 @@ impl __p::Shape for McpUiDisplayMode {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -322,7 +323,7 @@ pub enum McpUiStyleVariableKey {
     /// `"--shadow-lg"`
     ShadowLg,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl McpUiStyleVariableKey {
     /// The value as written on the wire.
@@ -489,28 +490,28 @@ impl McpUiStyleVariableKey {
         }
     }
 }
-impl ::core::fmt::Display for McpUiStyleVariableKey {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for McpUiStyleVariableKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for McpUiStyleVariableKey {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiStyleVariableKey {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiStyleVariableKey {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiStyleVariableKey {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a McpUiStyleVariableKey string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for McpUiStyleVariableKey {
@@ -519,10 +520,10 @@ impl __rt::SchemaType for McpUiStyleVariableKey {
     }
 }
 impl __p::Shape for McpUiStyleVariableKey {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -532,7 +533,7 @@ impl __p::Shape for McpUiStyleVariableKey {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -545,82 +546,82 @@ impl __p::Shape for McpUiStyleVariableKey {
 /// for compatibility with Zod schema generation. Both are functionally equivalent for validation.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiStyles {
-    pub color_background_primary: ::core::option::Option<::std::string::String>,
-    pub color_background_secondary: ::core::option::Option<::std::string::String>,
-    pub color_background_tertiary: ::core::option::Option<::std::string::String>,
-    pub color_background_inverse: ::core::option::Option<::std::string::String>,
-    pub color_background_ghost: ::core::option::Option<::std::string::String>,
-    pub color_background_info: ::core::option::Option<::std::string::String>,
-    pub color_background_danger: ::core::option::Option<::std::string::String>,
-    pub color_background_success: ::core::option::Option<::std::string::String>,
-    pub color_background_warning: ::core::option::Option<::std::string::String>,
-    pub color_background_disabled: ::core::option::Option<::std::string::String>,
-    pub color_text_primary: ::core::option::Option<::std::string::String>,
-    pub color_text_secondary: ::core::option::Option<::std::string::String>,
-    pub color_text_tertiary: ::core::option::Option<::std::string::String>,
-    pub color_text_inverse: ::core::option::Option<::std::string::String>,
-    pub color_text_ghost: ::core::option::Option<::std::string::String>,
-    pub color_text_info: ::core::option::Option<::std::string::String>,
-    pub color_text_danger: ::core::option::Option<::std::string::String>,
-    pub color_text_success: ::core::option::Option<::std::string::String>,
-    pub color_text_warning: ::core::option::Option<::std::string::String>,
-    pub color_text_disabled: ::core::option::Option<::std::string::String>,
-    pub color_border_primary: ::core::option::Option<::std::string::String>,
-    pub color_border_secondary: ::core::option::Option<::std::string::String>,
-    pub color_border_tertiary: ::core::option::Option<::std::string::String>,
-    pub color_border_inverse: ::core::option::Option<::std::string::String>,
-    pub color_border_ghost: ::core::option::Option<::std::string::String>,
-    pub color_border_info: ::core::option::Option<::std::string::String>,
-    pub color_border_danger: ::core::option::Option<::std::string::String>,
-    pub color_border_success: ::core::option::Option<::std::string::String>,
-    pub color_border_warning: ::core::option::Option<::std::string::String>,
-    pub color_border_disabled: ::core::option::Option<::std::string::String>,
-    pub color_ring_primary: ::core::option::Option<::std::string::String>,
-    pub color_ring_secondary: ::core::option::Option<::std::string::String>,
-    pub color_ring_inverse: ::core::option::Option<::std::string::String>,
-    pub color_ring_info: ::core::option::Option<::std::string::String>,
-    pub color_ring_danger: ::core::option::Option<::std::string::String>,
-    pub color_ring_success: ::core::option::Option<::std::string::String>,
-    pub color_ring_warning: ::core::option::Option<::std::string::String>,
-    pub font_sans: ::core::option::Option<::std::string::String>,
-    pub font_mono: ::core::option::Option<::std::string::String>,
-    pub font_weight_normal: ::core::option::Option<::std::string::String>,
-    pub font_weight_medium: ::core::option::Option<::std::string::String>,
-    pub font_weight_semibold: ::core::option::Option<::std::string::String>,
-    pub font_weight_bold: ::core::option::Option<::std::string::String>,
-    pub font_text_xs_size: ::core::option::Option<::std::string::String>,
-    pub font_text_sm_size: ::core::option::Option<::std::string::String>,
-    pub font_text_md_size: ::core::option::Option<::std::string::String>,
-    pub font_text_lg_size: ::core::option::Option<::std::string::String>,
-    pub font_heading_xs_size: ::core::option::Option<::std::string::String>,
-    pub font_heading_sm_size: ::core::option::Option<::std::string::String>,
-    pub font_heading_md_size: ::core::option::Option<::std::string::String>,
-    pub font_heading_lg_size: ::core::option::Option<::std::string::String>,
-    pub font_heading_xl_size: ::core::option::Option<::std::string::String>,
-    pub font_heading_2xl_size: ::core::option::Option<::std::string::String>,
-    pub font_heading_3xl_size: ::core::option::Option<::std::string::String>,
-    pub font_text_xs_line_height: ::core::option::Option<::std::string::String>,
-    pub font_text_sm_line_height: ::core::option::Option<::std::string::String>,
-    pub font_text_md_line_height: ::core::option::Option<::std::string::String>,
-    pub font_text_lg_line_height: ::core::option::Option<::std::string::String>,
-    pub font_heading_xs_line_height: ::core::option::Option<::std::string::String>,
-    pub font_heading_sm_line_height: ::core::option::Option<::std::string::String>,
-    pub font_heading_md_line_height: ::core::option::Option<::std::string::String>,
-    pub font_heading_lg_line_height: ::core::option::Option<::std::string::String>,
-    pub font_heading_xl_line_height: ::core::option::Option<::std::string::String>,
-    pub font_heading_2xl_line_height: ::core::option::Option<::std::string::String>,
-    pub font_heading_3xl_line_height: ::core::option::Option<::std::string::String>,
-    pub border_radius_xs: ::core::option::Option<::std::string::String>,
-    pub border_radius_sm: ::core::option::Option<::std::string::String>,
-    pub border_radius_md: ::core::option::Option<::std::string::String>,
-    pub border_radius_lg: ::core::option::Option<::std::string::String>,
-    pub border_radius_xl: ::core::option::Option<::std::string::String>,
-    pub border_radius_full: ::core::option::Option<::std::string::String>,
-    pub border_width_regular: ::core::option::Option<::std::string::String>,
-    pub shadow_hairline: ::core::option::Option<::std::string::String>,
-    pub shadow_sm: ::core::option::Option<::std::string::String>,
-    pub shadow_md: ::core::option::Option<::std::string::String>,
-    pub shadow_lg: ::core::option::Option<::std::string::String>,
+    pub color_background_primary: Option<String>,
+    pub color_background_secondary: Option<String>,
+    pub color_background_tertiary: Option<String>,
+    pub color_background_inverse: Option<String>,
+    pub color_background_ghost: Option<String>,
+    pub color_background_info: Option<String>,
+    pub color_background_danger: Option<String>,
+    pub color_background_success: Option<String>,
+    pub color_background_warning: Option<String>,
+    pub color_background_disabled: Option<String>,
+    pub color_text_primary: Option<String>,
+    pub color_text_secondary: Option<String>,
+    pub color_text_tertiary: Option<String>,
+    pub color_text_inverse: Option<String>,
+    pub color_text_ghost: Option<String>,
+    pub color_text_info: Option<String>,
+    pub color_text_danger: Option<String>,
+    pub color_text_success: Option<String>,
+    pub color_text_warning: Option<String>,
+    pub color_text_disabled: Option<String>,
+    pub color_border_primary: Option<String>,
+    pub color_border_secondary: Option<String>,
+    pub color_border_tertiary: Option<String>,
+    pub color_border_inverse: Option<String>,
+    pub color_border_ghost: Option<String>,
+    pub color_border_info: Option<String>,
+    pub color_border_danger: Option<String>,
+    pub color_border_success: Option<String>,
+    pub color_border_warning: Option<String>,
+    pub color_border_disabled: Option<String>,
+    pub color_ring_primary: Option<String>,
+    pub color_ring_secondary: Option<String>,
+    pub color_ring_inverse: Option<String>,
+    pub color_ring_info: Option<String>,
+    pub color_ring_danger: Option<String>,
+    pub color_ring_success: Option<String>,
+    pub color_ring_warning: Option<String>,
+    pub font_sans: Option<String>,
+    pub font_mono: Option<String>,
+    pub font_weight_normal: Option<String>,
+    pub font_weight_medium: Option<String>,
+    pub font_weight_semibold: Option<String>,
+    pub font_weight_bold: Option<String>,
+    pub font_text_xs_size: Option<String>,
+    pub font_text_sm_size: Option<String>,
+    pub font_text_md_size: Option<String>,
+    pub font_text_lg_size: Option<String>,
+    pub font_heading_xs_size: Option<String>,
+    pub font_heading_sm_size: Option<String>,
+    pub font_heading_md_size: Option<String>,
+    pub font_heading_lg_size: Option<String>,
+    pub font_heading_xl_size: Option<String>,
+    pub font_heading_2xl_size: Option<String>,
+    pub font_heading_3xl_size: Option<String>,
+    pub font_text_xs_line_height: Option<String>,
+    pub font_text_sm_line_height: Option<String>,
+    pub font_text_md_line_height: Option<String>,
+    pub font_text_lg_line_height: Option<String>,
+    pub font_heading_xs_line_height: Option<String>,
+    pub font_heading_sm_line_height: Option<String>,
+    pub font_heading_md_line_height: Option<String>,
+    pub font_heading_lg_line_height: Option<String>,
+    pub font_heading_xl_line_height: Option<String>,
+    pub font_heading_2xl_line_height: Option<String>,
+    pub font_heading_3xl_line_height: Option<String>,
+    pub border_radius_xs: Option<String>,
+    pub border_radius_sm: Option<String>,
+    pub border_radius_md: Option<String>,
+    pub border_radius_lg: Option<String>,
+    pub border_radius_xl: Option<String>,
+    pub border_radius_full: Option<String>,
+    pub border_width_regular: Option<String>,
+    pub shadow_hairline: Option<String>,
+    pub shadow_sm: Option<String>,
+    pub shadow_md: Option<String>,
+    pub shadow_lg: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -628,82 +629,82 @@ pub struct McpUiStyles {
 /// Reads and writes `McpUiStyles` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiStylesBuilder {
-    color_background_primary: ::core::option::Option<::std::string::String>,
-    color_background_secondary: ::core::option::Option<::std::string::String>,
-    color_background_tertiary: ::core::option::Option<::std::string::String>,
-    color_background_inverse: ::core::option::Option<::std::string::String>,
-    color_background_ghost: ::core::option::Option<::std::string::String>,
-    color_background_info: ::core::option::Option<::std::string::String>,
-    color_background_danger: ::core::option::Option<::std::string::String>,
-    color_background_success: ::core::option::Option<::std::string::String>,
-    color_background_warning: ::core::option::Option<::std::string::String>,
-    color_background_disabled: ::core::option::Option<::std::string::String>,
-    color_text_primary: ::core::option::Option<::std::string::String>,
-    color_text_secondary: ::core::option::Option<::std::string::String>,
-    color_text_tertiary: ::core::option::Option<::std::string::String>,
-    color_text_inverse: ::core::option::Option<::std::string::String>,
-    color_text_ghost: ::core::option::Option<::std::string::String>,
-    color_text_info: ::core::option::Option<::std::string::String>,
-    color_text_danger: ::core::option::Option<::std::string::String>,
-    color_text_success: ::core::option::Option<::std::string::String>,
-    color_text_warning: ::core::option::Option<::std::string::String>,
-    color_text_disabled: ::core::option::Option<::std::string::String>,
-    color_border_primary: ::core::option::Option<::std::string::String>,
-    color_border_secondary: ::core::option::Option<::std::string::String>,
-    color_border_tertiary: ::core::option::Option<::std::string::String>,
-    color_border_inverse: ::core::option::Option<::std::string::String>,
-    color_border_ghost: ::core::option::Option<::std::string::String>,
-    color_border_info: ::core::option::Option<::std::string::String>,
-    color_border_danger: ::core::option::Option<::std::string::String>,
-    color_border_success: ::core::option::Option<::std::string::String>,
-    color_border_warning: ::core::option::Option<::std::string::String>,
-    color_border_disabled: ::core::option::Option<::std::string::String>,
-    color_ring_primary: ::core::option::Option<::std::string::String>,
-    color_ring_secondary: ::core::option::Option<::std::string::String>,
-    color_ring_inverse: ::core::option::Option<::std::string::String>,
-    color_ring_info: ::core::option::Option<::std::string::String>,
-    color_ring_danger: ::core::option::Option<::std::string::String>,
-    color_ring_success: ::core::option::Option<::std::string::String>,
-    color_ring_warning: ::core::option::Option<::std::string::String>,
-    font_sans: ::core::option::Option<::std::string::String>,
-    font_mono: ::core::option::Option<::std::string::String>,
-    font_weight_normal: ::core::option::Option<::std::string::String>,
-    font_weight_medium: ::core::option::Option<::std::string::String>,
-    font_weight_semibold: ::core::option::Option<::std::string::String>,
-    font_weight_bold: ::core::option::Option<::std::string::String>,
-    font_text_xs_size: ::core::option::Option<::std::string::String>,
-    font_text_sm_size: ::core::option::Option<::std::string::String>,
-    font_text_md_size: ::core::option::Option<::std::string::String>,
-    font_text_lg_size: ::core::option::Option<::std::string::String>,
-    font_heading_xs_size: ::core::option::Option<::std::string::String>,
-    font_heading_sm_size: ::core::option::Option<::std::string::String>,
-    font_heading_md_size: ::core::option::Option<::std::string::String>,
-    font_heading_lg_size: ::core::option::Option<::std::string::String>,
-    font_heading_xl_size: ::core::option::Option<::std::string::String>,
-    font_heading_2xl_size: ::core::option::Option<::std::string::String>,
-    font_heading_3xl_size: ::core::option::Option<::std::string::String>,
-    font_text_xs_line_height: ::core::option::Option<::std::string::String>,
-    font_text_sm_line_height: ::core::option::Option<::std::string::String>,
-    font_text_md_line_height: ::core::option::Option<::std::string::String>,
-    font_text_lg_line_height: ::core::option::Option<::std::string::String>,
-    font_heading_xs_line_height: ::core::option::Option<::std::string::String>,
-    font_heading_sm_line_height: ::core::option::Option<::std::string::String>,
-    font_heading_md_line_height: ::core::option::Option<::std::string::String>,
-    font_heading_lg_line_height: ::core::option::Option<::std::string::String>,
-    font_heading_xl_line_height: ::core::option::Option<::std::string::String>,
-    font_heading_2xl_line_height: ::core::option::Option<::std::string::String>,
-    font_heading_3xl_line_height: ::core::option::Option<::std::string::String>,
-    border_radius_xs: ::core::option::Option<::std::string::String>,
-    border_radius_sm: ::core::option::Option<::std::string::String>,
-    border_radius_md: ::core::option::Option<::std::string::String>,
-    border_radius_lg: ::core::option::Option<::std::string::String>,
-    border_radius_xl: ::core::option::Option<::std::string::String>,
-    border_radius_full: ::core::option::Option<::std::string::String>,
-    border_width_regular: ::core::option::Option<::std::string::String>,
-    shadow_hairline: ::core::option::Option<::std::string::String>,
-    shadow_sm: ::core::option::Option<::std::string::String>,
-    shadow_md: ::core::option::Option<::std::string::String>,
-    shadow_lg: ::core::option::Option<::std::string::String>,
+    color_background_primary: Option<String>,
+    color_background_secondary: Option<String>,
+    color_background_tertiary: Option<String>,
+    color_background_inverse: Option<String>,
+    color_background_ghost: Option<String>,
+    color_background_info: Option<String>,
+    color_background_danger: Option<String>,
+    color_background_success: Option<String>,
+    color_background_warning: Option<String>,
+    color_background_disabled: Option<String>,
+    color_text_primary: Option<String>,
+    color_text_secondary: Option<String>,
+    color_text_tertiary: Option<String>,
+    color_text_inverse: Option<String>,
+    color_text_ghost: Option<String>,
+    color_text_info: Option<String>,
+    color_text_danger: Option<String>,
+    color_text_success: Option<String>,
+    color_text_warning: Option<String>,
+    color_text_disabled: Option<String>,
+    color_border_primary: Option<String>,
+    color_border_secondary: Option<String>,
+    color_border_tertiary: Option<String>,
+    color_border_inverse: Option<String>,
+    color_border_ghost: Option<String>,
+    color_border_info: Option<String>,
+    color_border_danger: Option<String>,
+    color_border_success: Option<String>,
+    color_border_warning: Option<String>,
+    color_border_disabled: Option<String>,
+    color_ring_primary: Option<String>,
+    color_ring_secondary: Option<String>,
+    color_ring_inverse: Option<String>,
+    color_ring_info: Option<String>,
+    color_ring_danger: Option<String>,
+    color_ring_success: Option<String>,
+    color_ring_warning: Option<String>,
+    font_sans: Option<String>,
+    font_mono: Option<String>,
+    font_weight_normal: Option<String>,
+    font_weight_medium: Option<String>,
+    font_weight_semibold: Option<String>,
+    font_weight_bold: Option<String>,
+    font_text_xs_size: Option<String>,
+    font_text_sm_size: Option<String>,
+    font_text_md_size: Option<String>,
+    font_text_lg_size: Option<String>,
+    font_heading_xs_size: Option<String>,
+    font_heading_sm_size: Option<String>,
+    font_heading_md_size: Option<String>,
+    font_heading_lg_size: Option<String>,
+    font_heading_xl_size: Option<String>,
+    font_heading_2xl_size: Option<String>,
+    font_heading_3xl_size: Option<String>,
+    font_text_xs_line_height: Option<String>,
+    font_text_sm_line_height: Option<String>,
+    font_text_md_line_height: Option<String>,
+    font_text_lg_line_height: Option<String>,
+    font_heading_xs_line_height: Option<String>,
+    font_heading_sm_line_height: Option<String>,
+    font_heading_md_line_height: Option<String>,
+    font_heading_lg_line_height: Option<String>,
+    font_heading_xl_line_height: Option<String>,
+    font_heading_2xl_line_height: Option<String>,
+    font_heading_3xl_line_height: Option<String>,
+    border_radius_xs: Option<String>,
+    border_radius_sm: Option<String>,
+    border_radius_md: Option<String>,
+    border_radius_lg: Option<String>,
+    border_radius_xl: Option<String>,
+    border_radius_full: Option<String>,
+    border_width_regular: Option<String>,
+    shadow_hairline: Option<String>,
+    shadow_sm: Option<String>,
+    shadow_md: Option<String>,
+    shadow_lg: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiStylesBuilder {
@@ -1050,8 +1051,8 @@ impl __p::Builder for __McpUiStylesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<McpUiStyles, E> {
-        ::core::result::Result::Ok(McpUiStyles {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<McpUiStyles, E> {
+        Ok(McpUiStyles {
             color_background_primary: self.color_background_primary,
             color_background_secondary: self.color_background_secondary,
             color_background_tertiary: self.color_background_tertiary,
@@ -1132,246 +1133,246 @@ impl __p::Builder for __McpUiStylesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiStyles {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiStyles {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __McpUiStylesBuilder>(d, "McpUiStyles")
     }
 }
-impl __p::serde::Serialize for McpUiStyles {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiStyles {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.color_background_primary {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.color_background_primary {
             m.serialize_entry("--color-background-primary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_background_secondary {
+        if let Some(v) = &self.color_background_secondary {
             m.serialize_entry("--color-background-secondary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_background_tertiary {
+        if let Some(v) = &self.color_background_tertiary {
             m.serialize_entry("--color-background-tertiary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_background_inverse {
+        if let Some(v) = &self.color_background_inverse {
             m.serialize_entry("--color-background-inverse", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_background_ghost {
+        if let Some(v) = &self.color_background_ghost {
             m.serialize_entry("--color-background-ghost", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_background_info {
+        if let Some(v) = &self.color_background_info {
             m.serialize_entry("--color-background-info", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_background_danger {
+        if let Some(v) = &self.color_background_danger {
             m.serialize_entry("--color-background-danger", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_background_success {
+        if let Some(v) = &self.color_background_success {
             m.serialize_entry("--color-background-success", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_background_warning {
+        if let Some(v) = &self.color_background_warning {
             m.serialize_entry("--color-background-warning", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_background_disabled {
+        if let Some(v) = &self.color_background_disabled {
             m.serialize_entry("--color-background-disabled", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_primary {
+        if let Some(v) = &self.color_text_primary {
             m.serialize_entry("--color-text-primary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_secondary {
+        if let Some(v) = &self.color_text_secondary {
             m.serialize_entry("--color-text-secondary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_tertiary {
+        if let Some(v) = &self.color_text_tertiary {
             m.serialize_entry("--color-text-tertiary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_inverse {
+        if let Some(v) = &self.color_text_inverse {
             m.serialize_entry("--color-text-inverse", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_ghost {
+        if let Some(v) = &self.color_text_ghost {
             m.serialize_entry("--color-text-ghost", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_info {
+        if let Some(v) = &self.color_text_info {
             m.serialize_entry("--color-text-info", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_danger {
+        if let Some(v) = &self.color_text_danger {
             m.serialize_entry("--color-text-danger", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_success {
+        if let Some(v) = &self.color_text_success {
             m.serialize_entry("--color-text-success", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_warning {
+        if let Some(v) = &self.color_text_warning {
             m.serialize_entry("--color-text-warning", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_text_disabled {
+        if let Some(v) = &self.color_text_disabled {
             m.serialize_entry("--color-text-disabled", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_primary {
+        if let Some(v) = &self.color_border_primary {
             m.serialize_entry("--color-border-primary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_secondary {
+        if let Some(v) = &self.color_border_secondary {
             m.serialize_entry("--color-border-secondary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_tertiary {
+        if let Some(v) = &self.color_border_tertiary {
             m.serialize_entry("--color-border-tertiary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_inverse {
+        if let Some(v) = &self.color_border_inverse {
             m.serialize_entry("--color-border-inverse", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_ghost {
+        if let Some(v) = &self.color_border_ghost {
             m.serialize_entry("--color-border-ghost", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_info {
+        if let Some(v) = &self.color_border_info {
             m.serialize_entry("--color-border-info", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_danger {
+        if let Some(v) = &self.color_border_danger {
             m.serialize_entry("--color-border-danger", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_success {
+        if let Some(v) = &self.color_border_success {
             m.serialize_entry("--color-border-success", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_warning {
+        if let Some(v) = &self.color_border_warning {
             m.serialize_entry("--color-border-warning", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_border_disabled {
+        if let Some(v) = &self.color_border_disabled {
             m.serialize_entry("--color-border-disabled", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_ring_primary {
+        if let Some(v) = &self.color_ring_primary {
             m.serialize_entry("--color-ring-primary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_ring_secondary {
+        if let Some(v) = &self.color_ring_secondary {
             m.serialize_entry("--color-ring-secondary", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_ring_inverse {
+        if let Some(v) = &self.color_ring_inverse {
             m.serialize_entry("--color-ring-inverse", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_ring_info {
+        if let Some(v) = &self.color_ring_info {
             m.serialize_entry("--color-ring-info", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_ring_danger {
+        if let Some(v) = &self.color_ring_danger {
             m.serialize_entry("--color-ring-danger", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_ring_success {
+        if let Some(v) = &self.color_ring_success {
             m.serialize_entry("--color-ring-success", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.color_ring_warning {
+        if let Some(v) = &self.color_ring_warning {
             m.serialize_entry("--color-ring-warning", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_sans {
+        if let Some(v) = &self.font_sans {
             m.serialize_entry("--font-sans", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_mono {
+        if let Some(v) = &self.font_mono {
             m.serialize_entry("--font-mono", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_weight_normal {
+        if let Some(v) = &self.font_weight_normal {
             m.serialize_entry("--font-weight-normal", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_weight_medium {
+        if let Some(v) = &self.font_weight_medium {
             m.serialize_entry("--font-weight-medium", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_weight_semibold {
+        if let Some(v) = &self.font_weight_semibold {
             m.serialize_entry("--font-weight-semibold", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_weight_bold {
+        if let Some(v) = &self.font_weight_bold {
             m.serialize_entry("--font-weight-bold", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_text_xs_size {
+        if let Some(v) = &self.font_text_xs_size {
             m.serialize_entry("--font-text-xs-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_text_sm_size {
+        if let Some(v) = &self.font_text_sm_size {
             m.serialize_entry("--font-text-sm-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_text_md_size {
+        if let Some(v) = &self.font_text_md_size {
             m.serialize_entry("--font-text-md-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_text_lg_size {
+        if let Some(v) = &self.font_text_lg_size {
             m.serialize_entry("--font-text-lg-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_xs_size {
+        if let Some(v) = &self.font_heading_xs_size {
             m.serialize_entry("--font-heading-xs-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_sm_size {
+        if let Some(v) = &self.font_heading_sm_size {
             m.serialize_entry("--font-heading-sm-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_md_size {
+        if let Some(v) = &self.font_heading_md_size {
             m.serialize_entry("--font-heading-md-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_lg_size {
+        if let Some(v) = &self.font_heading_lg_size {
             m.serialize_entry("--font-heading-lg-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_xl_size {
+        if let Some(v) = &self.font_heading_xl_size {
             m.serialize_entry("--font-heading-xl-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_2xl_size {
+        if let Some(v) = &self.font_heading_2xl_size {
             m.serialize_entry("--font-heading-2xl-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_3xl_size {
+        if let Some(v) = &self.font_heading_3xl_size {
             m.serialize_entry("--font-heading-3xl-size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_text_xs_line_height {
+        if let Some(v) = &self.font_text_xs_line_height {
             m.serialize_entry("--font-text-xs-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_text_sm_line_height {
+        if let Some(v) = &self.font_text_sm_line_height {
             m.serialize_entry("--font-text-sm-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_text_md_line_height {
+        if let Some(v) = &self.font_text_md_line_height {
             m.serialize_entry("--font-text-md-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_text_lg_line_height {
+        if let Some(v) = &self.font_text_lg_line_height {
             m.serialize_entry("--font-text-lg-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_xs_line_height {
+        if let Some(v) = &self.font_heading_xs_line_height {
             m.serialize_entry("--font-heading-xs-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_sm_line_height {
+        if let Some(v) = &self.font_heading_sm_line_height {
             m.serialize_entry("--font-heading-sm-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_md_line_height {
+        if let Some(v) = &self.font_heading_md_line_height {
             m.serialize_entry("--font-heading-md-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_lg_line_height {
+        if let Some(v) = &self.font_heading_lg_line_height {
             m.serialize_entry("--font-heading-lg-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_xl_line_height {
+        if let Some(v) = &self.font_heading_xl_line_height {
             m.serialize_entry("--font-heading-xl-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_2xl_line_height {
+        if let Some(v) = &self.font_heading_2xl_line_height {
             m.serialize_entry("--font-heading-2xl-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.font_heading_3xl_line_height {
+        if let Some(v) = &self.font_heading_3xl_line_height {
             m.serialize_entry("--font-heading-3xl-line-height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.border_radius_xs {
+        if let Some(v) = &self.border_radius_xs {
             m.serialize_entry("--border-radius-xs", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.border_radius_sm {
+        if let Some(v) = &self.border_radius_sm {
             m.serialize_entry("--border-radius-sm", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.border_radius_md {
+        if let Some(v) = &self.border_radius_md {
             m.serialize_entry("--border-radius-md", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.border_radius_lg {
+        if let Some(v) = &self.border_radius_lg {
             m.serialize_entry("--border-radius-lg", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.border_radius_xl {
+        if let Some(v) = &self.border_radius_xl {
             m.serialize_entry("--border-radius-xl", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.border_radius_full {
+        if let Some(v) = &self.border_radius_full {
             m.serialize_entry("--border-radius-full", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.border_width_regular {
+        if let Some(v) = &self.border_width_regular {
             m.serialize_entry("--border-width-regular", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.shadow_hairline {
+        if let Some(v) = &self.shadow_hairline {
             m.serialize_entry("--shadow-hairline", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.shadow_sm {
+        if let Some(v) = &self.shadow_sm {
             m.serialize_entry("--shadow-sm", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.shadow_md {
+        if let Some(v) = &self.shadow_md {
             m.serialize_entry("--shadow-md", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.shadow_lg {
+        if let Some(v) = &self.shadow_lg {
             m.serialize_entry("--shadow-lg", v)?;
         }
         for (k, v) in &self.extra {
@@ -1386,305 +1387,122 @@ impl __rt::SchemaType for McpUiStyles {
     }
 }
 impl __p::Shape for McpUiStyles {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                (
-                    "--color-background-primary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("--color-background-primary", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "--color-background-secondary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "--color-background-tertiary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "--color-background-inverse",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-background-ghost",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-background-info",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-background-danger",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-background-success",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-background-warning",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("--color-background-inverse", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-background-ghost", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-background-info", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-background-danger", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-background-success", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-background-warning", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "--color-background-disabled",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "--color-text-primary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-text-secondary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-text-tertiary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-text-inverse",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-text-ghost",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-text-info",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-text-danger",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-text-success",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-text-warning",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-text-disabled",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-primary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-secondary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-tertiary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-inverse",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-ghost",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-info",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-danger",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-success",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-warning",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-border-disabled",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-ring-primary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-ring-secondary",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-ring-inverse",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-ring-info",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-ring-danger",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-ring-success",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--color-ring-warning",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                ("--font-sans", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("--font-mono", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "--font-weight-normal",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-weight-medium",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-weight-semibold",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-weight-bold",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-text-xs-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-text-sm-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-text-md-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-text-lg-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-heading-xs-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-heading-sm-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-heading-md-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-heading-lg-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-heading-xl-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-heading-2xl-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-heading-3xl-size",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-text-xs-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-text-sm-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-text-md-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--font-text-lg-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("--color-text-primary", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-text-secondary", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-text-tertiary", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-text-inverse", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-text-ghost", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-text-info", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-text-danger", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-text-success", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-text-warning", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-text-disabled", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-primary", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-secondary", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-tertiary", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-inverse", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-ghost", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-info", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-danger", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-success", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-warning", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-border-disabled", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-ring-primary", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-ring-secondary", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-ring-inverse", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-ring-info", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-ring-danger", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-ring-success", <String as __p::Shape>::fits as __p::Fit),
+                ("--color-ring-warning", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-sans", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-mono", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-weight-normal", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-weight-medium", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-weight-semibold", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-weight-bold", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-text-xs-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-text-sm-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-text-md-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-text-lg-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-heading-xs-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-heading-sm-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-heading-md-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-heading-lg-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-heading-xl-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-heading-2xl-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-heading-3xl-size", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-text-xs-line-height", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-text-sm-line-height", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-text-md-line-height", <String as __p::Shape>::fits as __p::Fit),
+                ("--font-text-lg-line-height", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "--font-heading-xs-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "--font-heading-sm-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "--font-heading-md-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "--font-heading-lg-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "--font-heading-xl-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "--font-heading-2xl-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "--font-heading-3xl-line-height",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "--border-radius-xs",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--border-radius-sm",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--border-radius-md",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--border-radius-lg",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--border-radius-xl",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--border-radius-full",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--border-width-regular",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "--shadow-hairline",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                ("--shadow-sm", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("--shadow-md", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("--shadow-lg", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("--border-radius-xs", <String as __p::Shape>::fits as __p::Fit),
+                ("--border-radius-sm", <String as __p::Shape>::fits as __p::Fit),
+                ("--border-radius-md", <String as __p::Shape>::fits as __p::Fit),
+                ("--border-radius-lg", <String as __p::Shape>::fits as __p::Fit),
+                ("--border-radius-xl", <String as __p::Shape>::fits as __p::Fit),
+                ("--border-radius-full", <String as __p::Shape>::fits as __p::Fit),
+                ("--border-width-regular", <String as __p::Shape>::fits as __p::Fit),
+                ("--shadow-hairline", <String as __p::Shape>::fits as __p::Fit),
+                ("--shadow-sm", <String as __p::Shape>::fits as __p::Fit),
+                ("--shadow-md", <String as __p::Shape>::fits as __p::Fit),
+                ("--shadow-lg", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -1704,7 +1522,7 @@ pub struct McpUiOpenLinkRequest {
 #[derive(Default)]
 pub struct __McpUiOpenLinkRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiOpenLinkRequestParams>,
+    params: Option<McpUiOpenLinkRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiOpenLinkRequestBuilder {
@@ -1727,18 +1545,18 @@ impl __p::Builder for __McpUiOpenLinkRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiOpenLinkRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiOpenLinkRequest {
+        Ok(McpUiOpenLinkRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiOpenLinkRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiOpenLinkRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1747,13 +1565,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiOpenLinkRequest {
         >(d, "McpUiOpenLinkRequest")
     }
 }
-impl __p::serde::Serialize for McpUiOpenLinkRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiOpenLinkRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/open-link")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -1768,7 +1586,7 @@ impl __rt::SchemaType for McpUiOpenLinkRequest {
     }
 }
 impl __p::Shape for McpUiOpenLinkRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -1776,7 +1594,7 @@ impl __p::Shape for McpUiOpenLinkRequest {
             &[("method", true, __p::Lit::Str("ui/open-link"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -1788,7 +1606,7 @@ impl __p::Shape for McpUiOpenLinkRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiOpenLinkRequestParams {
     /// URL to open in the host's browser
-    pub url: ::std::string::String,
+    pub url: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1796,7 +1614,7 @@ pub struct McpUiOpenLinkRequestParams {
 /// Reads and writes `McpUiOpenLinkRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiOpenLinkRequestParamsBuilder {
-    url: ::core::option::Option<::std::string::String>,
+    url: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiOpenLinkRequestParamsBuilder {
@@ -1811,17 +1629,17 @@ impl __p::Builder for __McpUiOpenLinkRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiOpenLinkRequestParams, E> {
-        ::core::result::Result::Ok(McpUiOpenLinkRequestParams {
+        Ok(McpUiOpenLinkRequestParams {
             url: __p::need(self.url, "url")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiOpenLinkRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiOpenLinkRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1830,13 +1648,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiOpenLinkRequestParams {
         >(d, "McpUiOpenLinkRequestParams")
     }
 }
-impl __p::serde::Serialize for McpUiOpenLinkRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiOpenLinkRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("url", &self.url)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -1850,15 +1668,15 @@ impl __rt::SchemaType for McpUiOpenLinkRequestParams {
     }
 }
 impl __p::Shape for McpUiOpenLinkRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["url"],
-            &[("url", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("url", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["url"], &[])
     }
 }
@@ -1868,7 +1686,7 @@ impl __p::Shape for McpUiOpenLinkRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiOpenLinkResult {
     /// True if the host failed to open the URL (e.g., due to security policy).
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -1876,7 +1694,7 @@ pub struct McpUiOpenLinkResult {
 /// Reads and writes `McpUiOpenLinkResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiOpenLinkResultBuilder {
-    is_error: ::core::option::Option<bool>,
+    is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiOpenLinkResultBuilder {
@@ -1891,17 +1709,17 @@ impl __p::Builder for __McpUiOpenLinkResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiOpenLinkResult, E> {
-        ::core::result::Result::Ok(McpUiOpenLinkResult {
+        Ok(McpUiOpenLinkResult {
             is_error: self.is_error,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiOpenLinkResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiOpenLinkResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1910,14 +1728,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiOpenLinkResult {
         >(d, "McpUiOpenLinkResult")
     }
 }
-impl __p::serde::Serialize for McpUiOpenLinkResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiOpenLinkResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
         for (k, v) in &self.extra {
@@ -1932,7 +1750,7 @@ impl __rt::SchemaType for McpUiOpenLinkResult {
     }
 }
 impl __p::Shape for McpUiOpenLinkResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1940,7 +1758,7 @@ impl __p::Shape for McpUiOpenLinkResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -1965,7 +1783,7 @@ pub struct McpUiDownloadFileRequest {
 #[derive(Default)]
 pub struct __McpUiDownloadFileRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiDownloadFileRequestParams>,
+    params: Option<McpUiDownloadFileRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiDownloadFileRequestBuilder {
@@ -1988,18 +1806,18 @@ impl __p::Builder for __McpUiDownloadFileRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiDownloadFileRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiDownloadFileRequest {
+        Ok(McpUiDownloadFileRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiDownloadFileRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2008,13 +1826,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiDownloadFileRequest {
         >(d, "McpUiDownloadFileRequest")
     }
 }
-impl __p::serde::Serialize for McpUiDownloadFileRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiDownloadFileRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/download-file")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -2029,7 +1847,7 @@ impl __rt::SchemaType for McpUiDownloadFileRequest {
     }
 }
 impl __p::Shape for McpUiDownloadFileRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -2042,7 +1860,7 @@ impl __p::Shape for McpUiDownloadFileRequest {
             &[("method", true, __p::Lit::Str("ui/download-file"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -2062,15 +1880,15 @@ pub enum McpUiDownloadFileRequestParamsContentsItem {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for McpUiDownloadFileRequestParamsContentsItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiDownloadFileRequestParamsContentsItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmbeddedResource(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceLink(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceLink(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -2084,7 +1902,7 @@ impl __rt::SchemaType for McpUiDownloadFileRequestParamsContentsItem {
     }
 }
 impl __p::Shape for McpUiDownloadFileRequestParamsContentsItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <crate::v2025_11_25::EmbeddedResource as __p::Shape>::score(v),
             <crate::v2025_11_25::ResourceLink as __p::Shape>::score(v),
@@ -2093,7 +1911,7 @@ impl __p::Shape for McpUiDownloadFileRequestParamsContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <crate::v2025_11_25::EmbeddedResource as __p::Shape>::fits(v),
             <crate::v2025_11_25::ResourceLink as __p::Shape>::fits(v),
@@ -2122,10 +1940,10 @@ impl __p::Builder for __McpUiDownloadFileRequestParamsContentsItemBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiDownloadFileRequestParamsContentsItem, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::EmbeddedResource(b) => {
                     McpUiDownloadFileRequestParamsContentsItem::EmbeddedResource(
@@ -2149,32 +1967,32 @@ impl __p::Tagged for McpUiDownloadFileRequestParamsContentsItem {
     const EXPECTING: &'static str = "a McpUiDownloadFileRequestParamsContentsItem object, chosen by `type`";
     type Builder = __McpUiDownloadFileRequestParamsContentsItemBuilder;
     fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__McpUiDownloadFileRequestParamsContentsItemBuilder> {
-        ::core::option::Option::Some(
+        tag: Option<&str>,
+    ) -> Option<__McpUiDownloadFileRequestParamsContentsItemBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("resource") => {
+                Some("resource") => {
                     __McpUiDownloadFileRequestParamsContentsItemBuilder::EmbeddedResource(
-                        <crate::v2025_11_25::__EmbeddedResourceBuilder as ::core::default::Default>::default(),
+                        crate::v2025_11_25::__EmbeddedResourceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resource_link") => {
+                Some("resource_link") => {
                     __McpUiDownloadFileRequestParamsContentsItemBuilder::ResourceLink(
-                        <crate::v2025_11_25::__ResourceLinkBuilder as ::core::default::Default>::default(),
+                        crate::v2025_11_25::__ResourceLinkBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __McpUiDownloadFileRequestParamsContentsItemBuilder::Unknown(
                         __rt::JsonObject::new(),
                     )
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiDownloadFileRequestParamsContentsItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParamsContentsItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, McpUiDownloadFileRequestParamsContentsItem>(d)
@@ -2184,7 +2002,7 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiDownloadFileRequestParamsContent
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiDownloadFileRequestParams {
     /// Resource contents to download — embedded (inline data) or linked (host fetches). Uses standard MCP resource types.
-    pub contents: ::std::vec::Vec<McpUiDownloadFileRequestParamsContentsItem>,
+    pub contents: Vec<McpUiDownloadFileRequestParamsContentsItem>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2192,9 +2010,7 @@ pub struct McpUiDownloadFileRequestParams {
 /// Reads and writes `McpUiDownloadFileRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiDownloadFileRequestParamsBuilder {
-    contents: ::core::option::Option<
-        ::std::vec::Vec<McpUiDownloadFileRequestParamsContentsItem>,
-    >,
+    contents: Option<Vec<McpUiDownloadFileRequestParamsContentsItem>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiDownloadFileRequestParamsBuilder {
@@ -2209,17 +2025,17 @@ impl __p::Builder for __McpUiDownloadFileRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiDownloadFileRequestParams, E> {
-        ::core::result::Result::Ok(McpUiDownloadFileRequestParams {
+        Ok(McpUiDownloadFileRequestParams {
             contents: __p::need(self.contents, "contents")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiDownloadFileRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2228,13 +2044,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiDownloadFileRequestParams {
         >(d, "McpUiDownloadFileRequestParams")
     }
 }
-impl __p::serde::Serialize for McpUiDownloadFileRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiDownloadFileRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("contents", &self.contents)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -2248,22 +2064,21 @@ impl __rt::SchemaType for McpUiDownloadFileRequestParams {
     }
 }
 impl __p::Shape for McpUiDownloadFileRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
             &[
                 (
                     "contents",
-                    <::std::vec::Vec<
-                        McpUiDownloadFileRequestParamsContentsItem,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <Vec<McpUiDownloadFileRequestParamsContentsItem> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
 }
@@ -2273,7 +2088,7 @@ impl __p::Shape for McpUiDownloadFileRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiDownloadFileResult {
     /// True if the download failed (e.g., user cancelled or host denied).
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -2281,7 +2096,7 @@ pub struct McpUiDownloadFileResult {
 /// Reads and writes `McpUiDownloadFileResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiDownloadFileResultBuilder {
-    is_error: ::core::option::Option<bool>,
+    is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiDownloadFileResultBuilder {
@@ -2296,17 +2111,17 @@ impl __p::Builder for __McpUiDownloadFileResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiDownloadFileResult, E> {
-        ::core::result::Result::Ok(McpUiDownloadFileResult {
+        Ok(McpUiDownloadFileResult {
             is_error: self.is_error,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiDownloadFileResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiDownloadFileResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2315,14 +2130,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiDownloadFileResult {
         >(d, "McpUiDownloadFileResult")
     }
 }
-impl __p::serde::Serialize for McpUiDownloadFileResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiDownloadFileResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
         for (k, v) in &self.extra {
@@ -2337,7 +2152,7 @@ impl __rt::SchemaType for McpUiDownloadFileResult {
     }
 }
 impl __p::Shape for McpUiDownloadFileResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2345,7 +2160,7 @@ impl __p::Shape for McpUiDownloadFileResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2365,7 +2180,7 @@ pub struct McpUiMessageRequest {
 #[derive(Default)]
 pub struct __McpUiMessageRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiMessageRequestParams>,
+    params: Option<McpUiMessageRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiMessageRequestBuilder {
@@ -2388,18 +2203,18 @@ impl __p::Builder for __McpUiMessageRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiMessageRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiMessageRequest {
+        Ok(McpUiMessageRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiMessageRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2408,13 +2223,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiMessageRequest {
         >(d, "McpUiMessageRequest")
     }
 }
-impl __p::serde::Serialize for McpUiMessageRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiMessageRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/message")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -2429,7 +2244,7 @@ impl __rt::SchemaType for McpUiMessageRequest {
     }
 }
 impl __p::Shape for McpUiMessageRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -2437,7 +2252,7 @@ impl __p::Shape for McpUiMessageRequest {
             &[("method", true, __p::Lit::Str("ui/message"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -2451,7 +2266,7 @@ impl __p::Shape for McpUiMessageRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiMessageRequestParams {
     /// Message content blocks (text, image, etc.).
-    pub content: ::std::vec::Vec<crate::v2025_11_25::ContentBlock>,
+    pub content: Vec<crate::v2025_11_25::ContentBlock>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2460,7 +2275,7 @@ pub struct McpUiMessageRequestParams {
 #[derive(Default)]
 pub struct __McpUiMessageRequestParamsBuilder {
     __lit_role: bool,
-    content: ::core::option::Option<::std::vec::Vec<crate::v2025_11_25::ContentBlock>>,
+    content: Option<Vec<crate::v2025_11_25::ContentBlock>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiMessageRequestParamsBuilder {
@@ -2478,18 +2293,18 @@ impl __p::Builder for __McpUiMessageRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiMessageRequestParams, E> {
         __p::need_literal::<E>(self.__lit_role, "role")?;
-        ::core::result::Result::Ok(McpUiMessageRequestParams {
+        Ok(McpUiMessageRequestParams {
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiMessageRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2498,13 +2313,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiMessageRequestParams {
         >(d, "McpUiMessageRequestParams")
     }
 }
-impl __p::serde::Serialize for McpUiMessageRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiMessageRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", "user")?;
         m.serialize_entry("content", &self.content)?;
         for (k, v) in &self.extra {
@@ -2519,22 +2334,21 @@ impl __rt::SchemaType for McpUiMessageRequestParams {
     }
 }
 impl __p::Shape for McpUiMessageRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
             &[
                 (
                     "content",
-                    <::std::vec::Vec<
-                        crate::v2025_11_25::ContentBlock,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <Vec<crate::v2025_11_25::ContentBlock> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
             ],
             &[("role", true, __p::Lit::Str("user"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["role", "content"],
@@ -2548,7 +2362,7 @@ impl __p::Shape for McpUiMessageRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiMessageResult {
     /// True if the host rejected or failed to deliver the message.
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -2556,7 +2370,7 @@ pub struct McpUiMessageResult {
 /// Reads and writes `McpUiMessageResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiMessageResultBuilder {
-    is_error: ::core::option::Option<bool>,
+    is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiMessageResultBuilder {
@@ -2571,17 +2385,17 @@ impl __p::Builder for __McpUiMessageResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiMessageResult, E> {
-        ::core::result::Result::Ok(McpUiMessageResult {
+        Ok(McpUiMessageResult {
             is_error: self.is_error,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiMessageResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2590,14 +2404,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiMessageResult {
         >(d, "McpUiMessageResult")
     }
 }
-impl __p::serde::Serialize for McpUiMessageResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiMessageResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
         for (k, v) in &self.extra {
@@ -2612,7 +2426,7 @@ impl __rt::SchemaType for McpUiMessageResult {
     }
 }
 impl __p::Shape for McpUiMessageResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2620,7 +2434,7 @@ impl __p::Shape for McpUiMessageResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2642,7 +2456,7 @@ pub struct McpUiSandboxProxyReadyNotification {
 #[derive(Default)]
 pub struct __McpUiSandboxProxyReadyNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<__rt::JsonObject>,
+    params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiSandboxProxyReadyNotificationBuilder {
@@ -2665,18 +2479,18 @@ impl __p::Builder for __McpUiSandboxProxyReadyNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiSandboxProxyReadyNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiSandboxProxyReadyNotification {
+        Ok(McpUiSandboxProxyReadyNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiSandboxProxyReadyNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiSandboxProxyReadyNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2685,13 +2499,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiSandboxProxyReadyNotification {
         >(d, "McpUiSandboxProxyReadyNotification")
     }
 }
-impl __p::serde::Serialize for McpUiSandboxProxyReadyNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiSandboxProxyReadyNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/sandbox-proxy-ready")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -2706,7 +2520,7 @@ impl __rt::SchemaType for McpUiSandboxProxyReadyNotification {
     }
 }
 impl __p::Shape for McpUiSandboxProxyReadyNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -2714,7 +2528,7 @@ impl __p::Shape for McpUiSandboxProxyReadyNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -2740,7 +2554,7 @@ pub struct McpUiSandboxResourceReadyNotification {
 #[derive(Default)]
 pub struct __McpUiSandboxResourceReadyNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiSandboxResourceReadyNotificationParams>,
+    params: Option<McpUiSandboxResourceReadyNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiSandboxResourceReadyNotificationBuilder {
@@ -2763,18 +2577,18 @@ impl __p::Builder for __McpUiSandboxResourceReadyNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiSandboxResourceReadyNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiSandboxResourceReadyNotification {
+        Ok(McpUiSandboxResourceReadyNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiSandboxResourceReadyNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiSandboxResourceReadyNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2783,13 +2597,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiSandboxResourceReadyNotification
         >(d, "McpUiSandboxResourceReadyNotification")
     }
 }
-impl __p::serde::Serialize for McpUiSandboxResourceReadyNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiSandboxResourceReadyNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/sandbox-resource-ready")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -2804,7 +2618,7 @@ impl __rt::SchemaType for McpUiSandboxResourceReadyNotification {
     }
 }
 impl __p::Shape for McpUiSandboxResourceReadyNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -2818,7 +2632,7 @@ impl __p::Shape for McpUiSandboxResourceReadyNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/sandbox-resource-ready"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -2830,13 +2644,13 @@ impl __p::Shape for McpUiSandboxResourceReadyNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSandboxResourceReadyNotificationParams {
     /// HTML content to load into the inner iframe.
-    pub html: ::std::string::String,
+    pub html: String,
     /// Optional override for the inner iframe's sandbox attribute.
-    pub sandbox: ::core::option::Option<::std::string::String>,
+    pub sandbox: Option<String>,
     /// CSP configuration from resource metadata.
-    pub csp: ::core::option::Option<McpUiResourceCsp>,
+    pub csp: Option<McpUiResourceCsp>,
     /// Sandbox permissions from resource metadata.
-    pub permissions: ::core::option::Option<McpUiResourcePermissions>,
+    pub permissions: Option<McpUiResourcePermissions>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2844,10 +2658,10 @@ pub struct McpUiSandboxResourceReadyNotificationParams {
 /// Reads and writes `McpUiSandboxResourceReadyNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiSandboxResourceReadyNotificationParamsBuilder {
-    html: ::core::option::Option<::std::string::String>,
-    sandbox: ::core::option::Option<::std::string::String>,
-    csp: ::core::option::Option<McpUiResourceCsp>,
-    permissions: ::core::option::Option<McpUiResourcePermissions>,
+    html: Option<String>,
+    sandbox: Option<String>,
+    csp: Option<McpUiResourceCsp>,
+    permissions: Option<McpUiResourcePermissions>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiSandboxResourceReadyNotificationParamsBuilder {
@@ -2867,10 +2681,10 @@ impl __p::Builder for __McpUiSandboxResourceReadyNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiSandboxResourceReadyNotificationParams, E> {
-        ::core::result::Result::Ok(McpUiSandboxResourceReadyNotificationParams {
+        Ok(McpUiSandboxResourceReadyNotificationParams {
             html: __p::need(self.html, "html")?,
             sandbox: self.sandbox,
             csp: self.csp,
@@ -2879,8 +2693,8 @@ impl __p::Builder for __McpUiSandboxResourceReadyNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiSandboxResourceReadyNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiSandboxResourceReadyNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2889,21 +2703,21 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiSandboxResourceReadyNotification
         >(d, "McpUiSandboxResourceReadyNotificationParams")
     }
 }
-impl __p::serde::Serialize for McpUiSandboxResourceReadyNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiSandboxResourceReadyNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("html", &self.html)?;
-        if let ::core::option::Option::Some(v) = &self.sandbox {
+        if let Some(v) = &self.sandbox {
             m.serialize_entry("sandbox", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.csp {
+        if let Some(v) = &self.csp {
             m.serialize_entry("csp", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.permissions {
+        if let Some(v) = &self.permissions {
             m.serialize_entry("permissions", v)?;
         }
         for (k, v) in &self.extra {
@@ -2918,13 +2732,13 @@ impl __rt::SchemaType for McpUiSandboxResourceReadyNotificationParams {
     }
 }
 impl __p::Shape for McpUiSandboxResourceReadyNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["html"],
             &[
-                ("html", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("sandbox", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("html", <String as __p::Shape>::fits as __p::Fit),
+                ("sandbox", <String as __p::Shape>::fits as __p::Fit),
                 ("csp", <McpUiResourceCsp as __p::Shape>::fits as __p::Fit),
                 (
                     "permissions",
@@ -2934,7 +2748,7 @@ impl __p::Shape for McpUiSandboxResourceReadyNotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["html"], &[])
     }
 }
@@ -2954,7 +2768,7 @@ pub struct McpUiSizeChangedNotification {
 #[derive(Default)]
 pub struct __McpUiSizeChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiSizeChangedNotificationParams>,
+    params: Option<McpUiSizeChangedNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiSizeChangedNotificationBuilder {
@@ -2977,18 +2791,18 @@ impl __p::Builder for __McpUiSizeChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiSizeChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiSizeChangedNotification {
+        Ok(McpUiSizeChangedNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiSizeChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiSizeChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2997,13 +2811,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiSizeChangedNotification {
         >(d, "McpUiSizeChangedNotification")
     }
 }
-impl __p::serde::Serialize for McpUiSizeChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiSizeChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/size-changed")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -3018,7 +2832,7 @@ impl __rt::SchemaType for McpUiSizeChangedNotification {
     }
 }
 impl __p::Shape for McpUiSizeChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3031,7 +2845,7 @@ impl __p::Shape for McpUiSizeChangedNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/size-changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3043,9 +2857,9 @@ impl __p::Shape for McpUiSizeChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSizeChangedNotificationParams {
     /// New width in pixels.
-    pub width: ::core::option::Option<i64>,
+    pub width: Option<i64>,
     /// New height in pixels.
-    pub height: ::core::option::Option<i64>,
+    pub height: Option<i64>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3053,8 +2867,8 @@ pub struct McpUiSizeChangedNotificationParams {
 /// Reads and writes `McpUiSizeChangedNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiSizeChangedNotificationParamsBuilder {
-    width: ::core::option::Option<i64>,
-    height: ::core::option::Option<i64>,
+    width: Option<i64>,
+    height: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiSizeChangedNotificationParamsBuilder {
@@ -3070,18 +2884,18 @@ impl __p::Builder for __McpUiSizeChangedNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiSizeChangedNotificationParams, E> {
-        ::core::result::Result::Ok(McpUiSizeChangedNotificationParams {
+        Ok(McpUiSizeChangedNotificationParams {
             width: self.width,
             height: self.height,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiSizeChangedNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiSizeChangedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3090,17 +2904,17 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiSizeChangedNotificationParams {
         >(d, "McpUiSizeChangedNotificationParams")
     }
 }
-impl __p::serde::Serialize for McpUiSizeChangedNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiSizeChangedNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.width {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.width {
             m.serialize_entry("width", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.height {
+        if let Some(v) = &self.height {
             m.serialize_entry("height", v)?;
         }
         for (k, v) in &self.extra {
@@ -3115,7 +2929,7 @@ impl __rt::SchemaType for McpUiSizeChangedNotificationParams {
     }
 }
 impl __p::Shape for McpUiSizeChangedNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3126,7 +2940,7 @@ impl __p::Shape for McpUiSizeChangedNotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3144,7 +2958,7 @@ pub struct McpUiToolInputNotification {
 #[derive(Default)]
 pub struct __McpUiToolInputNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiToolInputNotificationParams>,
+    params: Option<McpUiToolInputNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiToolInputNotificationBuilder {
@@ -3167,18 +2981,18 @@ impl __p::Builder for __McpUiToolInputNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiToolInputNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiToolInputNotification {
+        Ok(McpUiToolInputNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiToolInputNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiToolInputNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3187,13 +3001,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiToolInputNotification {
         >(d, "McpUiToolInputNotification")
     }
 }
-impl __p::serde::Serialize for McpUiToolInputNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiToolInputNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/tool-input")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -3208,7 +3022,7 @@ impl __rt::SchemaType for McpUiToolInputNotification {
     }
 }
 impl __p::Shape for McpUiToolInputNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3221,7 +3035,7 @@ impl __p::Shape for McpUiToolInputNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/tool-input"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3233,7 +3047,7 @@ impl __p::Shape for McpUiToolInputNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiToolInputNotificationParams {
     /// Complete tool call arguments as key-value pairs.
-    pub arguments: ::core::option::Option<__rt::JsonObject>,
+    pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3241,7 +3055,7 @@ pub struct McpUiToolInputNotificationParams {
 /// Reads and writes `McpUiToolInputNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiToolInputNotificationParamsBuilder {
-    arguments: ::core::option::Option<__rt::JsonObject>,
+    arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiToolInputNotificationParamsBuilder {
@@ -3256,17 +3070,17 @@ impl __p::Builder for __McpUiToolInputNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiToolInputNotificationParams, E> {
-        ::core::result::Result::Ok(McpUiToolInputNotificationParams {
+        Ok(McpUiToolInputNotificationParams {
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiToolInputNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiToolInputNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3275,14 +3089,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiToolInputNotificationParams {
         >(d, "McpUiToolInputNotificationParams")
     }
 }
-impl __p::serde::Serialize for McpUiToolInputNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiToolInputNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -3297,7 +3111,7 @@ impl __rt::SchemaType for McpUiToolInputNotificationParams {
     }
 }
 impl __p::Shape for McpUiToolInputNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3305,7 +3119,7 @@ impl __p::Shape for McpUiToolInputNotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3323,7 +3137,7 @@ pub struct McpUiToolInputPartialNotification {
 #[derive(Default)]
 pub struct __McpUiToolInputPartialNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiToolInputPartialNotificationParams>,
+    params: Option<McpUiToolInputPartialNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiToolInputPartialNotificationBuilder {
@@ -3346,18 +3160,18 @@ impl __p::Builder for __McpUiToolInputPartialNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiToolInputPartialNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiToolInputPartialNotification {
+        Ok(McpUiToolInputPartialNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiToolInputPartialNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiToolInputPartialNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3366,13 +3180,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiToolInputPartialNotification {
         >(d, "McpUiToolInputPartialNotification")
     }
 }
-impl __p::serde::Serialize for McpUiToolInputPartialNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiToolInputPartialNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/tool-input-partial")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -3387,7 +3201,7 @@ impl __rt::SchemaType for McpUiToolInputPartialNotification {
     }
 }
 impl __p::Shape for McpUiToolInputPartialNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3401,7 +3215,7 @@ impl __p::Shape for McpUiToolInputPartialNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/tool-input-partial"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3413,7 +3227,7 @@ impl __p::Shape for McpUiToolInputPartialNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiToolInputPartialNotificationParams {
     /// Partial tool call arguments (incomplete, may change).
-    pub arguments: ::core::option::Option<__rt::JsonObject>,
+    pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3421,7 +3235,7 @@ pub struct McpUiToolInputPartialNotificationParams {
 /// Reads and writes `McpUiToolInputPartialNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiToolInputPartialNotificationParamsBuilder {
-    arguments: ::core::option::Option<__rt::JsonObject>,
+    arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiToolInputPartialNotificationParamsBuilder {
@@ -3436,17 +3250,17 @@ impl __p::Builder for __McpUiToolInputPartialNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiToolInputPartialNotificationParams, E> {
-        ::core::result::Result::Ok(McpUiToolInputPartialNotificationParams {
+        Ok(McpUiToolInputPartialNotificationParams {
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiToolInputPartialNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiToolInputPartialNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3455,14 +3269,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiToolInputPartialNotificationPara
         >(d, "McpUiToolInputPartialNotificationParams")
     }
 }
-impl __p::serde::Serialize for McpUiToolInputPartialNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiToolInputPartialNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -3477,7 +3291,7 @@ impl __rt::SchemaType for McpUiToolInputPartialNotificationParams {
     }
 }
 impl __p::Shape for McpUiToolInputPartialNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3485,7 +3299,7 @@ impl __p::Shape for McpUiToolInputPartialNotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3504,7 +3318,7 @@ pub struct McpUiToolResultNotification {
 #[derive(Default)]
 pub struct __McpUiToolResultNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<crate::v2025_11_25::CallToolResult>,
+    params: Option<crate::v2025_11_25::CallToolResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiToolResultNotificationBuilder {
@@ -3527,18 +3341,18 @@ impl __p::Builder for __McpUiToolResultNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiToolResultNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiToolResultNotification {
+        Ok(McpUiToolResultNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiToolResultNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiToolResultNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3547,13 +3361,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiToolResultNotification {
         >(d, "McpUiToolResultNotification")
     }
 }
-impl __p::serde::Serialize for McpUiToolResultNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiToolResultNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/tool-result")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -3568,7 +3382,7 @@ impl __rt::SchemaType for McpUiToolResultNotification {
     }
 }
 impl __p::Shape for McpUiToolResultNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3581,7 +3395,7 @@ impl __p::Shape for McpUiToolResultNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/tool-result"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3605,7 +3419,7 @@ pub struct McpUiToolCancelledNotification {
 #[derive(Default)]
 pub struct __McpUiToolCancelledNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiToolCancelledNotificationParams>,
+    params: Option<McpUiToolCancelledNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiToolCancelledNotificationBuilder {
@@ -3628,18 +3442,18 @@ impl __p::Builder for __McpUiToolCancelledNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiToolCancelledNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiToolCancelledNotification {
+        Ok(McpUiToolCancelledNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiToolCancelledNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiToolCancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3648,13 +3462,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiToolCancelledNotification {
         >(d, "McpUiToolCancelledNotification")
     }
 }
-impl __p::serde::Serialize for McpUiToolCancelledNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiToolCancelledNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/tool-cancelled")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -3669,7 +3483,7 @@ impl __rt::SchemaType for McpUiToolCancelledNotification {
     }
 }
 impl __p::Shape for McpUiToolCancelledNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3683,7 +3497,7 @@ impl __p::Shape for McpUiToolCancelledNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/tool-cancelled"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3695,7 +3509,7 @@ impl __p::Shape for McpUiToolCancelledNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiToolCancelledNotificationParams {
     /// Optional reason for the cancellation (e.g., "user action", "timeout").
-    pub reason: ::core::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3703,7 +3517,7 @@ pub struct McpUiToolCancelledNotificationParams {
 /// Reads and writes `McpUiToolCancelledNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiToolCancelledNotificationParamsBuilder {
-    reason: ::core::option::Option<::std::string::String>,
+    reason: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiToolCancelledNotificationParamsBuilder {
@@ -3718,17 +3532,17 @@ impl __p::Builder for __McpUiToolCancelledNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiToolCancelledNotificationParams, E> {
-        ::core::result::Result::Ok(McpUiToolCancelledNotificationParams {
+        Ok(McpUiToolCancelledNotificationParams {
             reason: self.reason,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiToolCancelledNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiToolCancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3737,14 +3551,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiToolCancelledNotificationParams 
         >(d, "McpUiToolCancelledNotificationParams")
     }
 }
-impl __p::serde::Serialize for McpUiToolCancelledNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiToolCancelledNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.reason {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.reason {
             m.serialize_entry("reason", v)?;
         }
         for (k, v) in &self.extra {
@@ -3759,15 +3573,15 @@ impl __rt::SchemaType for McpUiToolCancelledNotificationParams {
     }
 }
 impl __p::Shape for McpUiToolCancelledNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("reason", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("reason", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3775,7 +3589,7 @@ impl __p::Shape for McpUiToolCancelledNotificationParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCss {
     /// CSS for font loading (`@font-face` rules or `@import` statements). Apps must apply using `applyHostFonts`.
-    pub fonts: ::core::option::Option<::std::string::String>,
+    pub fonts: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3783,7 +3597,7 @@ pub struct McpUiHostCss {
 /// Reads and writes `McpUiHostCss` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostCssBuilder {
-    fonts: ::core::option::Option<::std::string::String>,
+    fonts: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostCssBuilder {
@@ -3798,30 +3612,28 @@ impl __p::Builder for __McpUiHostCssBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<McpUiHostCss, E> {
-        ::core::result::Result::Ok(McpUiHostCss {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<McpUiHostCss, E> {
+        Ok(McpUiHostCss {
             fonts: self.fonts,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostCss {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostCss {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __McpUiHostCssBuilder>(d, "McpUiHostCss")
     }
 }
-impl __p::serde::Serialize for McpUiHostCss {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostCss {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.fonts {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.fonts {
             m.serialize_entry("fonts", v)?;
         }
         for (k, v) in &self.extra {
@@ -3836,15 +3648,15 @@ impl __rt::SchemaType for McpUiHostCss {
     }
 }
 impl __p::Shape for McpUiHostCss {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("fonts", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("fonts", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3852,9 +3664,9 @@ impl __p::Shape for McpUiHostCss {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostStyles {
     /// CSS variables for theming the app.
-    pub variables: ::core::option::Option<McpUiStyles>,
+    pub variables: Option<McpUiStyles>,
     /// CSS blocks that apps can inject.
-    pub css: ::core::option::Option<McpUiHostCss>,
+    pub css: Option<McpUiHostCss>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3862,8 +3674,8 @@ pub struct McpUiHostStyles {
 /// Reads and writes `McpUiHostStyles` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostStylesBuilder {
-    variables: ::core::option::Option<McpUiStyles>,
-    css: ::core::option::Option<McpUiHostCss>,
+    variables: Option<McpUiStyles>,
+    css: Option<McpUiHostCss>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostStylesBuilder {
@@ -3879,34 +3691,32 @@ impl __p::Builder for __McpUiHostStylesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<McpUiHostStyles, E> {
-        ::core::result::Result::Ok(McpUiHostStyles {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<McpUiHostStyles, E> {
+        Ok(McpUiHostStyles {
             variables: self.variables,
             css: self.css,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostStyles {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostStyles {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __McpUiHostStylesBuilder>(d, "McpUiHostStyles")
     }
 }
-impl __p::serde::Serialize for McpUiHostStyles {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostStyles {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.variables {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.variables {
             m.serialize_entry("variables", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.css {
+        if let Some(v) = &self.css {
             m.serialize_entry("css", v)?;
         }
         for (k, v) in &self.extra {
@@ -3921,7 +3731,7 @@ impl __rt::SchemaType for McpUiHostStyles {
     }
 }
 impl __p::Shape for McpUiHostStyles {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3932,7 +3742,7 @@ impl __p::Shape for McpUiHostStyles {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3940,34 +3750,30 @@ impl __p::Shape for McpUiHostStyles {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostContext {
     /// Metadata of the tool call that instantiated this App.
-    pub tool_info: ::core::option::Option<McpUiHostContextToolInfo>,
+    pub tool_info: Option<McpUiHostContextToolInfo>,
     /// Current color theme preference.
-    pub theme: ::core::option::Option<McpUiTheme>,
+    pub theme: Option<McpUiTheme>,
     /// Style configuration for theming the app.
-    pub styles: ::core::option::Option<McpUiHostStyles>,
+    pub styles: Option<McpUiHostStyles>,
     /// How the UI is currently displayed.
-    pub display_mode: ::core::option::Option<McpUiDisplayMode>,
+    pub display_mode: Option<McpUiDisplayMode>,
     /// Display modes the host supports.
-    pub available_display_modes: ::core::option::Option<
-        ::std::vec::Vec<McpUiDisplayMode>,
-    >,
+    pub available_display_modes: Option<Vec<McpUiDisplayMode>>,
     /// Container dimensions. Represents the dimensions of the iframe or other
     /// container holding the app. Specify either width or maxWidth, and either height or maxHeight.
-    pub container_dimensions: ::core::option::Option<
-        McpUiHostContextContainerDimensions,
-    >,
+    pub container_dimensions: Option<McpUiHostContextContainerDimensions>,
     /// User's language and region preference in BCP 47 format.
-    pub locale: ::core::option::Option<::std::string::String>,
+    pub locale: Option<String>,
     /// User's timezone in IANA format.
-    pub time_zone: ::core::option::Option<::std::string::String>,
+    pub time_zone: Option<String>,
     /// Host application identifier.
-    pub user_agent: ::core::option::Option<::std::string::String>,
+    pub user_agent: Option<String>,
     /// Platform type for responsive design decisions.
-    pub platform: ::core::option::Option<McpUiHostContextPlatform>,
+    pub platform: Option<McpUiHostContextPlatform>,
     /// Device input capabilities.
-    pub device_capabilities: ::core::option::Option<McpUiHostContextDeviceCapabilities>,
+    pub device_capabilities: Option<McpUiHostContextDeviceCapabilities>,
     /// Mobile safe area boundaries in pixels.
-    pub safe_area_insets: ::core::option::Option<McpUiHostContextSafeAreaInsets>,
+    pub safe_area_insets: Option<McpUiHostContextSafeAreaInsets>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3975,18 +3781,18 @@ pub struct McpUiHostContext {
 /// Reads and writes `McpUiHostContext` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostContextBuilder {
-    tool_info: ::core::option::Option<McpUiHostContextToolInfo>,
-    theme: ::core::option::Option<McpUiTheme>,
-    styles: ::core::option::Option<McpUiHostStyles>,
-    display_mode: ::core::option::Option<McpUiDisplayMode>,
-    available_display_modes: ::core::option::Option<::std::vec::Vec<McpUiDisplayMode>>,
-    container_dimensions: ::core::option::Option<McpUiHostContextContainerDimensions>,
-    locale: ::core::option::Option<::std::string::String>,
-    time_zone: ::core::option::Option<::std::string::String>,
-    user_agent: ::core::option::Option<::std::string::String>,
-    platform: ::core::option::Option<McpUiHostContextPlatform>,
-    device_capabilities: ::core::option::Option<McpUiHostContextDeviceCapabilities>,
-    safe_area_insets: ::core::option::Option<McpUiHostContextSafeAreaInsets>,
+    tool_info: Option<McpUiHostContextToolInfo>,
+    theme: Option<McpUiTheme>,
+    styles: Option<McpUiHostStyles>,
+    display_mode: Option<McpUiDisplayMode>,
+    available_display_modes: Option<Vec<McpUiDisplayMode>>,
+    container_dimensions: Option<McpUiHostContextContainerDimensions>,
+    locale: Option<String>,
+    time_zone: Option<String>,
+    user_agent: Option<String>,
+    platform: Option<McpUiHostContextPlatform>,
+    device_capabilities: Option<McpUiHostContextDeviceCapabilities>,
+    safe_area_insets: Option<McpUiHostContextSafeAreaInsets>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostContextBuilder {
@@ -4027,10 +3833,8 @@ impl __p::Builder for __McpUiHostContextBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<McpUiHostContext, E> {
-        ::core::result::Result::Ok(McpUiHostContext {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<McpUiHostContext, E> {
+        Ok(McpUiHostContext {
             tool_info: self.tool_info,
             theme: self.theme,
             styles: self.styles,
@@ -4047,54 +3851,54 @@ impl __p::Builder for __McpUiHostContextBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostContext {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __McpUiHostContextBuilder>(d, "McpUiHostContext")
     }
 }
-impl __p::serde::Serialize for McpUiHostContext {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostContext {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.tool_info {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.tool_info {
             m.serialize_entry("toolInfo", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.theme {
+        if let Some(v) = &self.theme {
             m.serialize_entry("theme", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.styles {
+        if let Some(v) = &self.styles {
             m.serialize_entry("styles", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.display_mode {
+        if let Some(v) = &self.display_mode {
             m.serialize_entry("displayMode", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.available_display_modes {
+        if let Some(v) = &self.available_display_modes {
             m.serialize_entry("availableDisplayModes", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.container_dimensions {
+        if let Some(v) = &self.container_dimensions {
             m.serialize_entry("containerDimensions", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.locale {
+        if let Some(v) = &self.locale {
             m.serialize_entry("locale", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.time_zone {
+        if let Some(v) = &self.time_zone {
             m.serialize_entry("timeZone", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.user_agent {
+        if let Some(v) = &self.user_agent {
             m.serialize_entry("userAgent", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.platform {
+        if let Some(v) = &self.platform {
             m.serialize_entry("platform", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.device_capabilities {
+        if let Some(v) = &self.device_capabilities {
             m.serialize_entry("deviceCapabilities", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.safe_area_insets {
+        if let Some(v) = &self.safe_area_insets {
             m.serialize_entry("safeAreaInsets", v)?;
         }
         for (k, v) in &self.extra {
@@ -4109,7 +3913,7 @@ impl __rt::SchemaType for McpUiHostContext {
     }
 }
 impl __p::Shape for McpUiHostContext {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4120,15 +3924,15 @@ impl __p::Shape for McpUiHostContext {
                 ("displayMode", <McpUiDisplayMode as __p::Shape>::fits as __p::Fit),
                 (
                     "availableDisplayModes",
-                    <::std::vec::Vec<McpUiDisplayMode> as __p::Shape>::fits as __p::Fit,
+                    <Vec<McpUiDisplayMode> as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "containerDimensions",
                     <McpUiHostContextContainerDimensions as __p::Shape>::fits as __p::Fit,
                 ),
-                ("locale", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("timeZone", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("userAgent", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("locale", <String as __p::Shape>::fits as __p::Fit),
+                ("timeZone", <String as __p::Shape>::fits as __p::Fit),
+                ("userAgent", <String as __p::Shape>::fits as __p::Fit),
                 ("platform", <McpUiHostContextPlatform as __p::Shape>::fits as __p::Fit),
                 (
                     "deviceCapabilities",
@@ -4142,7 +3946,7 @@ impl __p::Shape for McpUiHostContext {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -4150,7 +3954,7 @@ impl __p::Shape for McpUiHostContext {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostContextToolInfo {
     /// JSON-RPC id of the tools/call request.
-    pub id: ::core::option::Option<crate::v2025_11_25::RequestId>,
+    pub id: Option<crate::v2025_11_25::RequestId>,
     /// Tool definition including name, inputSchema, etc.
     pub tool: crate::v2025_11_25::Tool,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -4160,8 +3964,8 @@ pub struct McpUiHostContextToolInfo {
 /// Reads and writes `McpUiHostContextToolInfo` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostContextToolInfoBuilder {
-    id: ::core::option::Option<crate::v2025_11_25::RequestId>,
-    tool: ::core::option::Option<crate::v2025_11_25::Tool>,
+    id: Option<crate::v2025_11_25::RequestId>,
+    tool: Option<crate::v2025_11_25::Tool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostContextToolInfoBuilder {
@@ -4177,18 +3981,18 @@ impl __p::Builder for __McpUiHostContextToolInfoBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostContextToolInfo, E> {
-        ::core::result::Result::Ok(McpUiHostContextToolInfo {
+        Ok(McpUiHostContextToolInfo {
             id: self.id,
             tool: __p::need(self.tool, "tool")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextToolInfo {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostContextToolInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4197,14 +4001,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextToolInfo {
         >(d, "McpUiHostContextToolInfo")
     }
 }
-impl __p::serde::Serialize for McpUiHostContextToolInfo {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostContextToolInfo {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.id {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.id {
             m.serialize_entry("id", v)?;
         }
         m.serialize_entry("tool", &self.tool)?;
@@ -4220,7 +4024,7 @@ impl __rt::SchemaType for McpUiHostContextToolInfo {
     }
 }
 impl __p::Shape for McpUiHostContextToolInfo {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["tool"],
@@ -4231,7 +4035,7 @@ impl __p::Shape for McpUiHostContextToolInfo {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tool"], &[])
     }
 }
@@ -4241,13 +4045,13 @@ impl __p::Shape for McpUiHostContextToolInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostContextContainerDimensions {
     /// Fixed container height in pixels.
-    pub height: ::core::option::Option<i64>,
+    pub height: Option<i64>,
     /// Maximum container height in pixels.
-    pub max_height: ::core::option::Option<i64>,
+    pub max_height: Option<i64>,
     /// Fixed container width in pixels.
-    pub width: ::core::option::Option<i64>,
+    pub width: Option<i64>,
     /// Maximum container width in pixels.
-    pub max_width: ::core::option::Option<i64>,
+    pub max_width: Option<i64>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4255,10 +4059,10 @@ pub struct McpUiHostContextContainerDimensions {
 /// Reads and writes `McpUiHostContextContainerDimensions` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostContextContainerDimensionsBuilder {
-    height: ::core::option::Option<i64>,
-    max_height: ::core::option::Option<i64>,
-    width: ::core::option::Option<i64>,
-    max_width: ::core::option::Option<i64>,
+    height: Option<i64>,
+    max_height: Option<i64>,
+    width: Option<i64>,
+    max_width: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostContextContainerDimensionsBuilder {
@@ -4276,10 +4080,10 @@ impl __p::Builder for __McpUiHostContextContainerDimensionsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostContextContainerDimensions, E> {
-        ::core::result::Result::Ok(McpUiHostContextContainerDimensions {
+        Ok(McpUiHostContextContainerDimensions {
             height: self.height,
             max_height: self.max_height,
             width: self.width,
@@ -4288,8 +4092,8 @@ impl __p::Builder for __McpUiHostContextContainerDimensionsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextContainerDimensions {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostContextContainerDimensions {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4298,23 +4102,23 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextContainerDimensions {
         >(d, "McpUiHostContextContainerDimensions")
     }
 }
-impl __p::serde::Serialize for McpUiHostContextContainerDimensions {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostContextContainerDimensions {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.height {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.height {
             m.serialize_entry("height", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.max_height {
+        if let Some(v) = &self.max_height {
             m.serialize_entry("maxHeight", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.width {
+        if let Some(v) = &self.width {
             m.serialize_entry("width", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.max_width {
+        if let Some(v) = &self.max_width {
             m.serialize_entry("maxWidth", v)?;
         }
         for (k, v) in &self.extra {
@@ -4329,7 +4133,7 @@ impl __rt::SchemaType for McpUiHostContextContainerDimensions {
     }
 }
 impl __p::Shape for McpUiHostContextContainerDimensions {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4342,7 +4146,7 @@ impl __p::Shape for McpUiHostContextContainerDimensions {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -4356,7 +4160,7 @@ pub enum McpUiHostContextPlatform {
     /// `"mobile"`
     Mobile,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl McpUiHostContextPlatform {
     /// The value as written on the wire.
@@ -4377,28 +4181,28 @@ impl McpUiHostContextPlatform {
         }
     }
 }
-impl ::core::fmt::Display for McpUiHostContextPlatform {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for McpUiHostContextPlatform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for McpUiHostContextPlatform {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostContextPlatform {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextPlatform {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostContextPlatform {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a McpUiHostContextPlatform string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for McpUiHostContextPlatform {
@@ -4407,10 +4211,10 @@ impl __rt::SchemaType for McpUiHostContextPlatform {
     }
 }
 impl __p::Shape for McpUiHostContextPlatform {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -4420,7 +4224,7 @@ impl __p::Shape for McpUiHostContextPlatform {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -4428,9 +4232,9 @@ impl __p::Shape for McpUiHostContextPlatform {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostContextDeviceCapabilities {
     /// Whether the device supports touch input.
-    pub touch: ::core::option::Option<bool>,
+    pub touch: Option<bool>,
     /// Whether the device supports hover interactions.
-    pub hover: ::core::option::Option<bool>,
+    pub hover: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4438,8 +4242,8 @@ pub struct McpUiHostContextDeviceCapabilities {
 /// Reads and writes `McpUiHostContextDeviceCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostContextDeviceCapabilitiesBuilder {
-    touch: ::core::option::Option<bool>,
-    hover: ::core::option::Option<bool>,
+    touch: Option<bool>,
+    hover: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostContextDeviceCapabilitiesBuilder {
@@ -4455,18 +4259,18 @@ impl __p::Builder for __McpUiHostContextDeviceCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostContextDeviceCapabilities, E> {
-        ::core::result::Result::Ok(McpUiHostContextDeviceCapabilities {
+        Ok(McpUiHostContextDeviceCapabilities {
             touch: self.touch,
             hover: self.hover,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextDeviceCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostContextDeviceCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4475,17 +4279,17 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextDeviceCapabilities {
         >(d, "McpUiHostContextDeviceCapabilities")
     }
 }
-impl __p::serde::Serialize for McpUiHostContextDeviceCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostContextDeviceCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.touch {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.touch {
             m.serialize_entry("touch", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.hover {
+        if let Some(v) = &self.hover {
             m.serialize_entry("hover", v)?;
         }
         for (k, v) in &self.extra {
@@ -4500,7 +4304,7 @@ impl __rt::SchemaType for McpUiHostContextDeviceCapabilities {
     }
 }
 impl __p::Shape for McpUiHostContextDeviceCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4511,7 +4315,7 @@ impl __p::Shape for McpUiHostContextDeviceCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -4533,10 +4337,10 @@ pub struct McpUiHostContextSafeAreaInsets {
 /// Reads and writes `McpUiHostContextSafeAreaInsets` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostContextSafeAreaInsetsBuilder {
-    top: ::core::option::Option<i64>,
-    right: ::core::option::Option<i64>,
-    bottom: ::core::option::Option<i64>,
-    left: ::core::option::Option<i64>,
+    top: Option<i64>,
+    right: Option<i64>,
+    bottom: Option<i64>,
+    left: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostContextSafeAreaInsetsBuilder {
@@ -4554,10 +4358,10 @@ impl __p::Builder for __McpUiHostContextSafeAreaInsetsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostContextSafeAreaInsets, E> {
-        ::core::result::Result::Ok(McpUiHostContextSafeAreaInsets {
+        Ok(McpUiHostContextSafeAreaInsets {
             top: __p::need(self.top, "top")?,
             right: __p::need(self.right, "right")?,
             bottom: __p::need(self.bottom, "bottom")?,
@@ -4566,8 +4370,8 @@ impl __p::Builder for __McpUiHostContextSafeAreaInsetsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextSafeAreaInsets {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostContextSafeAreaInsets {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4576,13 +4380,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextSafeAreaInsets {
         >(d, "McpUiHostContextSafeAreaInsets")
     }
 }
-impl __p::serde::Serialize for McpUiHostContextSafeAreaInsets {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostContextSafeAreaInsets {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("top", &self.top)?;
         m.serialize_entry("right", &self.right)?;
         m.serialize_entry("bottom", &self.bottom)?;
@@ -4599,7 +4403,7 @@ impl __rt::SchemaType for McpUiHostContextSafeAreaInsets {
     }
 }
 impl __p::Shape for McpUiHostContextSafeAreaInsets {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["top", "right", "bottom", "left"],
@@ -4612,7 +4416,7 @@ impl __p::Shape for McpUiHostContextSafeAreaInsets {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["top", "right", "bottom", "left"], &[])
     }
 }
@@ -4633,7 +4437,7 @@ pub struct McpUiHostContextChangedNotification {
 #[derive(Default)]
 pub struct __McpUiHostContextChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiHostContext>,
+    params: Option<McpUiHostContext>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostContextChangedNotificationBuilder {
@@ -4656,18 +4460,18 @@ impl __p::Builder for __McpUiHostContextChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostContextChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiHostContextChangedNotification {
+        Ok(McpUiHostContextChangedNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostContextChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4676,13 +4480,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostContextChangedNotification {
         >(d, "McpUiHostContextChangedNotification")
     }
 }
-impl __p::serde::Serialize for McpUiHostContextChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostContextChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/host-context-changed")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4697,7 +4501,7 @@ impl __rt::SchemaType for McpUiHostContextChangedNotification {
     }
 }
 impl __p::Shape for McpUiHostContextChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4705,7 +4509,7 @@ impl __p::Shape for McpUiHostContextChangedNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/host-context-changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4736,7 +4540,7 @@ pub struct McpUiUpdateModelContextRequest {
 #[derive(Default)]
 pub struct __McpUiUpdateModelContextRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiUpdateModelContextRequestParams>,
+    params: Option<McpUiUpdateModelContextRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiUpdateModelContextRequestBuilder {
@@ -4759,18 +4563,18 @@ impl __p::Builder for __McpUiUpdateModelContextRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiUpdateModelContextRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiUpdateModelContextRequest {
+        Ok(McpUiUpdateModelContextRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiUpdateModelContextRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiUpdateModelContextRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4779,13 +4583,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiUpdateModelContextRequest {
         >(d, "McpUiUpdateModelContextRequest")
     }
 }
-impl __p::serde::Serialize for McpUiUpdateModelContextRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiUpdateModelContextRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/update-model-context")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4800,7 +4604,7 @@ impl __rt::SchemaType for McpUiUpdateModelContextRequest {
     }
 }
 impl __p::Shape for McpUiUpdateModelContextRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4814,7 +4618,7 @@ impl __p::Shape for McpUiUpdateModelContextRequest {
             &[("method", true, __p::Lit::Str("ui/update-model-context"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4826,11 +4630,9 @@ impl __p::Shape for McpUiUpdateModelContextRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiUpdateModelContextRequestParams {
     /// Context content blocks (text, image, etc.).
-    pub content: ::core::option::Option<
-        ::std::vec::Vec<crate::v2025_11_25::ContentBlock>,
-    >,
+    pub content: Option<Vec<crate::v2025_11_25::ContentBlock>>,
     /// Structured content for machine-readable context data.
-    pub structured_content: ::core::option::Option<__rt::JsonObject>,
+    pub structured_content: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4838,8 +4640,8 @@ pub struct McpUiUpdateModelContextRequestParams {
 /// Reads and writes `McpUiUpdateModelContextRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiUpdateModelContextRequestParamsBuilder {
-    content: ::core::option::Option<::std::vec::Vec<crate::v2025_11_25::ContentBlock>>,
-    structured_content: ::core::option::Option<__rt::JsonObject>,
+    content: Option<Vec<crate::v2025_11_25::ContentBlock>>,
+    structured_content: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiUpdateModelContextRequestParamsBuilder {
@@ -4857,18 +4659,18 @@ impl __p::Builder for __McpUiUpdateModelContextRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiUpdateModelContextRequestParams, E> {
-        ::core::result::Result::Ok(McpUiUpdateModelContextRequestParams {
+        Ok(McpUiUpdateModelContextRequestParams {
             content: self.content,
             structured_content: self.structured_content,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiUpdateModelContextRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiUpdateModelContextRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4877,17 +4679,17 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiUpdateModelContextRequestParams 
         >(d, "McpUiUpdateModelContextRequestParams")
     }
 }
-impl __p::serde::Serialize for McpUiUpdateModelContextRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiUpdateModelContextRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.content {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.content {
             m.serialize_entry("content", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.structured_content {
+        if let Some(v) = &self.structured_content {
             m.serialize_entry("structuredContent", v)?;
         }
         for (k, v) in &self.extra {
@@ -4902,23 +4704,22 @@ impl __rt::SchemaType for McpUiUpdateModelContextRequestParams {
     }
 }
 impl __p::Shape for McpUiUpdateModelContextRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "content",
-                    <::std::vec::Vec<
-                        crate::v2025_11_25::ContentBlock,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <Vec<crate::v2025_11_25::ContentBlock> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
                 ("structuredContent", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -4938,7 +4739,7 @@ pub struct McpUiResourceTeardownRequest {
 #[derive(Default)]
 pub struct __McpUiResourceTeardownRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<__rt::JsonObject>,
+    params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiResourceTeardownRequestBuilder {
@@ -4961,18 +4762,18 @@ impl __p::Builder for __McpUiResourceTeardownRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiResourceTeardownRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiResourceTeardownRequest {
+        Ok(McpUiResourceTeardownRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiResourceTeardownRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiResourceTeardownRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4981,13 +4782,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiResourceTeardownRequest {
         >(d, "McpUiResourceTeardownRequest")
     }
 }
-impl __p::serde::Serialize for McpUiResourceTeardownRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiResourceTeardownRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/resource-teardown")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -5002,7 +4803,7 @@ impl __rt::SchemaType for McpUiResourceTeardownRequest {
     }
 }
 impl __p::Shape for McpUiResourceTeardownRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -5010,7 +4811,7 @@ impl __p::Shape for McpUiResourceTeardownRequest {
             &[("method", true, __p::Lit::Str("ui/resource-teardown"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -5043,16 +4844,16 @@ impl __p::Builder for __McpUiResourceTeardownResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiResourceTeardownResult, E> {
-        ::core::result::Result::Ok(McpUiResourceTeardownResult {
+        Ok(McpUiResourceTeardownResult {
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiResourceTeardownResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiResourceTeardownResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5061,13 +4862,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiResourceTeardownResult {
         >(d, "McpUiResourceTeardownResult")
     }
 }
-impl __p::serde::Serialize for McpUiResourceTeardownResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiResourceTeardownResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
         }
@@ -5080,27 +4881,27 @@ impl __rt::SchemaType for McpUiResourceTeardownResult {
     }
 }
 impl __p::Shape for McpUiResourceTeardownResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(v, &[], &[], &[])
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSupportedContentBlockModalities {
     /// Host supports text content blocks.
-    pub text: ::core::option::Option<__rt::JsonObject>,
+    pub text: Option<__rt::JsonObject>,
     /// Host supports image content blocks.
-    pub image: ::core::option::Option<__rt::JsonObject>,
+    pub image: Option<__rt::JsonObject>,
     /// Host supports audio content blocks.
-    pub audio: ::core::option::Option<__rt::JsonObject>,
+    pub audio: Option<__rt::JsonObject>,
     /// Host supports resource content blocks.
-    pub resource: ::core::option::Option<__rt::JsonObject>,
+    pub resource: Option<__rt::JsonObject>,
     /// Host supports resource link content blocks.
-    pub resource_link: ::core::option::Option<__rt::JsonObject>,
+    pub resource_link: Option<__rt::JsonObject>,
     /// Host supports structured content.
-    pub structured_content: ::core::option::Option<__rt::JsonObject>,
+    pub structured_content: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5108,12 +4909,12 @@ pub struct McpUiSupportedContentBlockModalities {
 /// Reads and writes `McpUiSupportedContentBlockModalities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiSupportedContentBlockModalitiesBuilder {
-    text: ::core::option::Option<__rt::JsonObject>,
-    image: ::core::option::Option<__rt::JsonObject>,
-    audio: ::core::option::Option<__rt::JsonObject>,
-    resource: ::core::option::Option<__rt::JsonObject>,
-    resource_link: ::core::option::Option<__rt::JsonObject>,
-    structured_content: ::core::option::Option<__rt::JsonObject>,
+    text: Option<__rt::JsonObject>,
+    image: Option<__rt::JsonObject>,
+    audio: Option<__rt::JsonObject>,
+    resource: Option<__rt::JsonObject>,
+    resource_link: Option<__rt::JsonObject>,
+    structured_content: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiSupportedContentBlockModalitiesBuilder {
@@ -5137,10 +4938,10 @@ impl __p::Builder for __McpUiSupportedContentBlockModalitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiSupportedContentBlockModalities, E> {
-        ::core::result::Result::Ok(McpUiSupportedContentBlockModalities {
+        Ok(McpUiSupportedContentBlockModalities {
             text: self.text,
             image: self.image,
             audio: self.audio,
@@ -5151,8 +4952,8 @@ impl __p::Builder for __McpUiSupportedContentBlockModalitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiSupportedContentBlockModalities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiSupportedContentBlockModalities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5161,29 +4962,29 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiSupportedContentBlockModalities 
         >(d, "McpUiSupportedContentBlockModalities")
     }
 }
-impl __p::serde::Serialize for McpUiSupportedContentBlockModalities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiSupportedContentBlockModalities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.text {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.text {
             m.serialize_entry("text", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.image {
+        if let Some(v) = &self.image {
             m.serialize_entry("image", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.audio {
+        if let Some(v) = &self.audio {
             m.serialize_entry("audio", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resource {
+        if let Some(v) = &self.resource {
             m.serialize_entry("resource", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resource_link {
+        if let Some(v) = &self.resource_link {
             m.serialize_entry("resourceLink", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.structured_content {
+        if let Some(v) = &self.structured_content {
             m.serialize_entry("structuredContent", v)?;
         }
         for (k, v) in &self.extra {
@@ -5198,7 +4999,7 @@ impl __rt::SchemaType for McpUiSupportedContentBlockModalities {
     }
 }
 impl __p::Shape for McpUiSupportedContentBlockModalities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5213,7 +5014,7 @@ impl __p::Shape for McpUiSupportedContentBlockModalities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5228,7 +5029,7 @@ impl __p::Shape for McpUiSupportedContentBlockModalities {
 /// Always carries `"method": "ui/notifications/request-teardown"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiRequestTeardownNotification {
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5237,7 +5038,7 @@ pub struct McpUiRequestTeardownNotification {
 #[derive(Default)]
 pub struct __McpUiRequestTeardownNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<__rt::JsonObject>,
+    params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiRequestTeardownNotificationBuilder {
@@ -5260,18 +5061,18 @@ impl __p::Builder for __McpUiRequestTeardownNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiRequestTeardownNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiRequestTeardownNotification {
+        Ok(McpUiRequestTeardownNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiRequestTeardownNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiRequestTeardownNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5280,15 +5081,15 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiRequestTeardownNotification {
         >(d, "McpUiRequestTeardownNotification")
     }
 }
-impl __p::serde::Serialize for McpUiRequestTeardownNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiRequestTeardownNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/request-teardown")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -5303,7 +5104,7 @@ impl __rt::SchemaType for McpUiRequestTeardownNotification {
     }
 }
 impl __p::Shape for McpUiRequestTeardownNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -5311,7 +5112,7 @@ impl __p::Shape for McpUiRequestTeardownNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/request-teardown"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -5325,30 +5126,26 @@ impl __p::Shape for McpUiRequestTeardownNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCapabilities {
     /// Experimental features keyed by identifier.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// Host supports opening external URLs.
-    pub open_links: ::core::option::Option<__rt::JsonObject>,
+    pub open_links: Option<__rt::JsonObject>,
     /// Host supports file downloads via ui/download-file.
-    pub download_file: ::core::option::Option<__rt::JsonObject>,
+    pub download_file: Option<__rt::JsonObject>,
     /// Host can proxy tool calls to the MCP server.
-    pub server_tools: ::core::option::Option<McpUiHostCapabilitiesServerTools>,
+    pub server_tools: Option<McpUiHostCapabilitiesServerTools>,
     /// Host can proxy resource reads to the MCP server.
-    pub server_resources: ::core::option::Option<McpUiHostCapabilitiesServerResources>,
+    pub server_resources: Option<McpUiHostCapabilitiesServerResources>,
     /// Host accepts log messages.
-    pub logging: ::core::option::Option<__rt::JsonObject>,
+    pub logging: Option<__rt::JsonObject>,
     /// Sandbox configuration applied by the host.
-    pub sandbox: ::core::option::Option<McpUiHostCapabilitiesSandbox>,
+    pub sandbox: Option<McpUiHostCapabilitiesSandbox>,
     /// Host accepts context updates (ui/update-model-context) to be included in the model's context for future turns.
-    pub update_model_context: ::core::option::Option<
-        McpUiSupportedContentBlockModalities,
-    >,
+    pub update_model_context: Option<McpUiSupportedContentBlockModalities>,
     /// Host supports receiving content messages (ui/message) from the view.
-    pub message: ::core::option::Option<McpUiSupportedContentBlockModalities>,
+    pub message: Option<McpUiSupportedContentBlockModalities>,
     /// Host supports LLM sampling (sampling/createMessage) from the view.
     /// Mirrors the MCP `ClientCapabilities.sampling` shape so hosts can pass it through.
-    pub sampling: ::core::option::Option<McpUiHostCapabilitiesSampling>,
+    pub sampling: Option<McpUiHostCapabilitiesSampling>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5356,18 +5153,16 @@ pub struct McpUiHostCapabilities {
 /// Reads and writes `McpUiHostCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    open_links: ::core::option::Option<__rt::JsonObject>,
-    download_file: ::core::option::Option<__rt::JsonObject>,
-    server_tools: ::core::option::Option<McpUiHostCapabilitiesServerTools>,
-    server_resources: ::core::option::Option<McpUiHostCapabilitiesServerResources>,
-    logging: ::core::option::Option<__rt::JsonObject>,
-    sandbox: ::core::option::Option<McpUiHostCapabilitiesSandbox>,
-    update_model_context: ::core::option::Option<McpUiSupportedContentBlockModalities>,
-    message: ::core::option::Option<McpUiSupportedContentBlockModalities>,
-    sampling: ::core::option::Option<McpUiHostCapabilitiesSampling>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    open_links: Option<__rt::JsonObject>,
+    download_file: Option<__rt::JsonObject>,
+    server_tools: Option<McpUiHostCapabilitiesServerTools>,
+    server_resources: Option<McpUiHostCapabilitiesServerResources>,
+    logging: Option<__rt::JsonObject>,
+    sandbox: Option<McpUiHostCapabilitiesSandbox>,
+    update_model_context: Option<McpUiSupportedContentBlockModalities>,
+    message: Option<McpUiSupportedContentBlockModalities>,
+    sampling: Option<McpUiHostCapabilitiesSampling>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostCapabilitiesBuilder {
@@ -5401,10 +5196,10 @@ impl __p::Builder for __McpUiHostCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostCapabilities, E> {
-        ::core::result::Result::Ok(McpUiHostCapabilities {
+        Ok(McpUiHostCapabilities {
             experimental: self.experimental,
             open_links: self.open_links,
             download_file: self.download_file,
@@ -5419,8 +5214,8 @@ impl __p::Builder for __McpUiHostCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5429,41 +5224,41 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilities {
         >(d, "McpUiHostCapabilities")
     }
 }
-impl __p::serde::Serialize for McpUiHostCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.open_links {
+        if let Some(v) = &self.open_links {
             m.serialize_entry("openLinks", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.download_file {
+        if let Some(v) = &self.download_file {
             m.serialize_entry("downloadFile", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.server_tools {
+        if let Some(v) = &self.server_tools {
             m.serialize_entry("serverTools", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.server_resources {
+        if let Some(v) = &self.server_resources {
             m.serialize_entry("serverResources", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.logging {
+        if let Some(v) = &self.logging {
             m.serialize_entry("logging", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.sandbox {
+        if let Some(v) = &self.sandbox {
             m.serialize_entry("sandbox", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.update_model_context {
+        if let Some(v) = &self.update_model_context {
             m.serialize_entry("updateModelContext", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.message {
+        if let Some(v) = &self.message {
             m.serialize_entry("message", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.sampling {
+        if let Some(v) = &self.sampling {
             m.serialize_entry("sampling", v)?;
         }
         for (k, v) in &self.extra {
@@ -5478,17 +5273,14 @@ impl __rt::SchemaType for McpUiHostCapabilities {
     }
 }
 impl __p::Shape for McpUiHostCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("openLinks", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("downloadFile", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -5524,7 +5316,7 @@ impl __p::Shape for McpUiHostCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5532,7 +5324,7 @@ impl __p::Shape for McpUiHostCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCapabilitiesServerTools {
     /// Host supports tools/list_changed notifications.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5540,7 +5332,7 @@ pub struct McpUiHostCapabilitiesServerTools {
 /// Reads and writes `McpUiHostCapabilitiesServerTools` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostCapabilitiesServerToolsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostCapabilitiesServerToolsBuilder {
@@ -5557,17 +5349,17 @@ impl __p::Builder for __McpUiHostCapabilitiesServerToolsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostCapabilitiesServerTools, E> {
-        ::core::result::Result::Ok(McpUiHostCapabilitiesServerTools {
+        Ok(McpUiHostCapabilitiesServerTools {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilitiesServerTools {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesServerTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5576,14 +5368,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilitiesServerTools {
         >(d, "McpUiHostCapabilitiesServerTools")
     }
 }
-impl __p::serde::Serialize for McpUiHostCapabilitiesServerTools {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostCapabilitiesServerTools {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -5598,7 +5390,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesServerTools {
     }
 }
 impl __p::Shape for McpUiHostCapabilitiesServerTools {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5606,7 +5398,7 @@ impl __p::Shape for McpUiHostCapabilitiesServerTools {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5614,7 +5406,7 @@ impl __p::Shape for McpUiHostCapabilitiesServerTools {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCapabilitiesServerResources {
     /// Host supports resources/list_changed notifications.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5622,7 +5414,7 @@ pub struct McpUiHostCapabilitiesServerResources {
 /// Reads and writes `McpUiHostCapabilitiesServerResources` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostCapabilitiesServerResourcesBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostCapabilitiesServerResourcesBuilder {
@@ -5639,17 +5431,17 @@ impl __p::Builder for __McpUiHostCapabilitiesServerResourcesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostCapabilitiesServerResources, E> {
-        ::core::result::Result::Ok(McpUiHostCapabilitiesServerResources {
+        Ok(McpUiHostCapabilitiesServerResources {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilitiesServerResources {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesServerResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5658,14 +5450,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilitiesServerResources 
         >(d, "McpUiHostCapabilitiesServerResources")
     }
 }
-impl __p::serde::Serialize for McpUiHostCapabilitiesServerResources {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostCapabilitiesServerResources {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -5680,7 +5472,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesServerResources {
     }
 }
 impl __p::Shape for McpUiHostCapabilitiesServerResources {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5688,7 +5480,7 @@ impl __p::Shape for McpUiHostCapabilitiesServerResources {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5696,9 +5488,9 @@ impl __p::Shape for McpUiHostCapabilitiesServerResources {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCapabilitiesSandbox {
     /// Permissions granted by the host (camera, microphone, geolocation).
-    pub permissions: ::core::option::Option<McpUiResourcePermissions>,
+    pub permissions: Option<McpUiResourcePermissions>,
     /// CSP domains approved by the host.
-    pub csp: ::core::option::Option<McpUiResourceCsp>,
+    pub csp: Option<McpUiResourceCsp>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5706,8 +5498,8 @@ pub struct McpUiHostCapabilitiesSandbox {
 /// Reads and writes `McpUiHostCapabilitiesSandbox` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostCapabilitiesSandboxBuilder {
-    permissions: ::core::option::Option<McpUiResourcePermissions>,
-    csp: ::core::option::Option<McpUiResourceCsp>,
+    permissions: Option<McpUiResourcePermissions>,
+    csp: Option<McpUiResourceCsp>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostCapabilitiesSandboxBuilder {
@@ -5725,18 +5517,18 @@ impl __p::Builder for __McpUiHostCapabilitiesSandboxBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostCapabilitiesSandbox, E> {
-        ::core::result::Result::Ok(McpUiHostCapabilitiesSandbox {
+        Ok(McpUiHostCapabilitiesSandbox {
             permissions: self.permissions,
             csp: self.csp,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilitiesSandbox {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesSandbox {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5745,17 +5537,17 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilitiesSandbox {
         >(d, "McpUiHostCapabilitiesSandbox")
     }
 }
-impl __p::serde::Serialize for McpUiHostCapabilitiesSandbox {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostCapabilitiesSandbox {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.permissions {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.permissions {
             m.serialize_entry("permissions", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.csp {
+        if let Some(v) = &self.csp {
             m.serialize_entry("csp", v)?;
         }
         for (k, v) in &self.extra {
@@ -5770,7 +5562,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesSandbox {
     }
 }
 impl __p::Shape for McpUiHostCapabilitiesSandbox {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5784,7 +5576,7 @@ impl __p::Shape for McpUiHostCapabilitiesSandbox {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5792,7 +5584,7 @@ impl __p::Shape for McpUiHostCapabilitiesSandbox {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCapabilitiesSampling {
     /// Host supports tool use via `tools` and `toolChoice` parameters.
-    pub tools: ::core::option::Option<__rt::JsonObject>,
+    pub tools: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5800,7 +5592,7 @@ pub struct McpUiHostCapabilitiesSampling {
 /// Reads and writes `McpUiHostCapabilitiesSampling` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostCapabilitiesSamplingBuilder {
-    tools: ::core::option::Option<__rt::JsonObject>,
+    tools: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostCapabilitiesSamplingBuilder {
@@ -5815,17 +5607,17 @@ impl __p::Builder for __McpUiHostCapabilitiesSamplingBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiHostCapabilitiesSampling, E> {
-        ::core::result::Result::Ok(McpUiHostCapabilitiesSampling {
+        Ok(McpUiHostCapabilitiesSampling {
             tools: self.tools,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilitiesSampling {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesSampling {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5834,14 +5626,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiHostCapabilitiesSampling {
         >(d, "McpUiHostCapabilitiesSampling")
     }
 }
-impl __p::serde::Serialize for McpUiHostCapabilitiesSampling {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiHostCapabilitiesSampling {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.tools {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
         for (k, v) in &self.extra {
@@ -5856,7 +5648,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesSampling {
     }
 }
 impl __p::Shape for McpUiHostCapabilitiesSampling {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5864,7 +5656,7 @@ impl __p::Shape for McpUiHostCapabilitiesSampling {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5874,15 +5666,11 @@ impl __p::Shape for McpUiHostCapabilitiesSampling {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiAppCapabilities {
     /// Experimental features keyed by identifier.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// App exposes MCP-style tools that the host can call.
-    pub tools: ::core::option::Option<McpUiAppCapabilitiesTools>,
+    pub tools: Option<McpUiAppCapabilitiesTools>,
     /// Display modes the app supports.
-    pub available_display_modes: ::core::option::Option<
-        ::std::vec::Vec<McpUiDisplayMode>,
-    >,
+    pub available_display_modes: Option<Vec<McpUiDisplayMode>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5890,11 +5678,9 @@ pub struct McpUiAppCapabilities {
 /// Reads and writes `McpUiAppCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiAppCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    tools: ::core::option::Option<McpUiAppCapabilitiesTools>,
-    available_display_modes: ::core::option::Option<::std::vec::Vec<McpUiDisplayMode>>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    tools: Option<McpUiAppCapabilitiesTools>,
+    available_display_modes: Option<Vec<McpUiDisplayMode>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiAppCapabilitiesBuilder {
@@ -5920,10 +5706,10 @@ impl __p::Builder for __McpUiAppCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiAppCapabilities, E> {
-        ::core::result::Result::Ok(McpUiAppCapabilities {
+        Ok(McpUiAppCapabilities {
             experimental: self.experimental,
             tools: self.tools,
             available_display_modes: self.available_display_modes,
@@ -5931,8 +5717,8 @@ impl __p::Builder for __McpUiAppCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiAppCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiAppCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5941,20 +5727,20 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiAppCapabilities {
         >(d, "McpUiAppCapabilities")
     }
 }
-impl __p::serde::Serialize for McpUiAppCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiAppCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.available_display_modes {
+        if let Some(v) = &self.available_display_modes {
             m.serialize_entry("availableDisplayModes", v)?;
         }
         for (k, v) in &self.extra {
@@ -5969,28 +5755,25 @@ impl __rt::SchemaType for McpUiAppCapabilities {
     }
 }
 impl __p::Shape for McpUiAppCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("tools", <McpUiAppCapabilitiesTools as __p::Shape>::fits as __p::Fit),
                 (
                     "availableDisplayModes",
-                    <::std::vec::Vec<McpUiDisplayMode> as __p::Shape>::fits as __p::Fit,
+                    <Vec<McpUiDisplayMode> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5998,7 +5781,7 @@ impl __p::Shape for McpUiAppCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiAppCapabilitiesTools {
     /// App supports tools/list_changed notifications.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6006,7 +5789,7 @@ pub struct McpUiAppCapabilitiesTools {
 /// Reads and writes `McpUiAppCapabilitiesTools` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiAppCapabilitiesToolsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiAppCapabilitiesToolsBuilder {
@@ -6023,17 +5806,17 @@ impl __p::Builder for __McpUiAppCapabilitiesToolsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiAppCapabilitiesTools, E> {
-        ::core::result::Result::Ok(McpUiAppCapabilitiesTools {
+        Ok(McpUiAppCapabilitiesTools {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiAppCapabilitiesTools {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiAppCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6042,14 +5825,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiAppCapabilitiesTools {
         >(d, "McpUiAppCapabilitiesTools")
     }
 }
-impl __p::serde::Serialize for McpUiAppCapabilitiesTools {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiAppCapabilitiesTools {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -6064,7 +5847,7 @@ impl __rt::SchemaType for McpUiAppCapabilitiesTools {
     }
 }
 impl __p::Shape for McpUiAppCapabilitiesTools {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6072,7 +5855,7 @@ impl __p::Shape for McpUiAppCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -6092,7 +5875,7 @@ pub struct McpUiInitializeRequest {
 #[derive(Default)]
 pub struct __McpUiInitializeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiInitializeRequestParams>,
+    params: Option<McpUiInitializeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiInitializeRequestBuilder {
@@ -6115,18 +5898,18 @@ impl __p::Builder for __McpUiInitializeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiInitializeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiInitializeRequest {
+        Ok(McpUiInitializeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiInitializeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiInitializeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6135,13 +5918,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiInitializeRequest {
         >(d, "McpUiInitializeRequest")
     }
 }
-impl __p::serde::Serialize for McpUiInitializeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiInitializeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/initialize")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -6156,7 +5939,7 @@ impl __rt::SchemaType for McpUiInitializeRequest {
     }
 }
 impl __p::Shape for McpUiInitializeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -6169,7 +5952,7 @@ impl __p::Shape for McpUiInitializeRequest {
             &[("method", true, __p::Lit::Str("ui/initialize"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -6185,7 +5968,7 @@ pub struct McpUiInitializeRequestParams {
     /// Features and capabilities this app provides.
     pub app_capabilities: McpUiAppCapabilities,
     /// Protocol version this app supports.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6193,9 +5976,9 @@ pub struct McpUiInitializeRequestParams {
 /// Reads and writes `McpUiInitializeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiInitializeRequestParamsBuilder {
-    app_info: ::core::option::Option<crate::v2025_11_25::Implementation>,
-    app_capabilities: ::core::option::Option<McpUiAppCapabilities>,
-    protocol_version: ::core::option::Option<::std::string::String>,
+    app_info: Option<crate::v2025_11_25::Implementation>,
+    app_capabilities: Option<McpUiAppCapabilities>,
+    protocol_version: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiInitializeRequestParamsBuilder {
@@ -6216,10 +5999,10 @@ impl __p::Builder for __McpUiInitializeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiInitializeRequestParams, E> {
-        ::core::result::Result::Ok(McpUiInitializeRequestParams {
+        Ok(McpUiInitializeRequestParams {
             app_info: __p::need(self.app_info, "appInfo")?,
             app_capabilities: __p::need(self.app_capabilities, "appCapabilities")?,
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
@@ -6227,8 +6010,8 @@ impl __p::Builder for __McpUiInitializeRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiInitializeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiInitializeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6237,13 +6020,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiInitializeRequestParams {
         >(d, "McpUiInitializeRequestParams")
     }
 }
-impl __p::serde::Serialize for McpUiInitializeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiInitializeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("appInfo", &self.app_info)?;
         m.serialize_entry("appCapabilities", &self.app_capabilities)?;
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
@@ -6259,7 +6042,7 @@ impl __rt::SchemaType for McpUiInitializeRequestParams {
     }
 }
 impl __p::Shape for McpUiInitializeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["appInfo", "appCapabilities", "protocolVersion"],
@@ -6272,15 +6055,12 @@ impl __p::Shape for McpUiInitializeRequestParams {
                     "appCapabilities",
                     <McpUiAppCapabilities as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["appInfo", "appCapabilities", "protocolVersion"], &[])
     }
 }
@@ -6290,7 +6070,7 @@ impl __p::Shape for McpUiInitializeRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiInitializeResult {
     /// Negotiated protocol version string (e.g., "2025-11-21").
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     /// Host application identification and version.
     pub host_info: crate::v2025_11_25::Implementation,
     /// Features and capabilities provided by the host.
@@ -6304,10 +6084,10 @@ pub struct McpUiInitializeResult {
 /// Reads and writes `McpUiInitializeResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiInitializeResultBuilder {
-    protocol_version: ::core::option::Option<::std::string::String>,
-    host_info: ::core::option::Option<crate::v2025_11_25::Implementation>,
-    host_capabilities: ::core::option::Option<McpUiHostCapabilities>,
-    host_context: ::core::option::Option<McpUiHostContext>,
+    protocol_version: Option<String>,
+    host_info: Option<crate::v2025_11_25::Implementation>,
+    host_capabilities: Option<McpUiHostCapabilities>,
+    host_context: Option<McpUiHostContext>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiInitializeResultBuilder {
@@ -6329,10 +6109,10 @@ impl __p::Builder for __McpUiInitializeResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiInitializeResult, E> {
-        ::core::result::Result::Ok(McpUiInitializeResult {
+        Ok(McpUiInitializeResult {
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             host_info: __p::need(self.host_info, "hostInfo")?,
             host_capabilities: __p::need(self.host_capabilities, "hostCapabilities")?,
@@ -6341,8 +6121,8 @@ impl __p::Builder for __McpUiInitializeResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiInitializeResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiInitializeResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6351,13 +6131,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiInitializeResult {
         >(d, "McpUiInitializeResult")
     }
 }
-impl __p::serde::Serialize for McpUiInitializeResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiInitializeResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
         m.serialize_entry("hostInfo", &self.host_info)?;
         m.serialize_entry("hostCapabilities", &self.host_capabilities)?;
@@ -6374,15 +6154,12 @@ impl __rt::SchemaType for McpUiInitializeResult {
     }
 }
 impl __p::Shape for McpUiInitializeResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
             &[
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "hostInfo",
                     <crate::v2025_11_25::Implementation as __p::Shape>::fits as __p::Fit,
@@ -6396,7 +6173,7 @@ impl __p::Shape for McpUiInitializeResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
@@ -6411,7 +6188,7 @@ impl __p::Shape for McpUiInitializeResult {
 /// Always carries `"method": "ui/notifications/initialized"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiInitializedNotification {
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6420,7 +6197,7 @@ pub struct McpUiInitializedNotification {
 #[derive(Default)]
 pub struct __McpUiInitializedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<__rt::JsonObject>,
+    params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiInitializedNotificationBuilder {
@@ -6443,18 +6220,18 @@ impl __p::Builder for __McpUiInitializedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiInitializedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiInitializedNotification {
+        Ok(McpUiInitializedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiInitializedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiInitializedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6463,15 +6240,15 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiInitializedNotification {
         >(d, "McpUiInitializedNotification")
     }
 }
-impl __p::serde::Serialize for McpUiInitializedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiInitializedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/notifications/initialized")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -6486,7 +6263,7 @@ impl __rt::SchemaType for McpUiInitializedNotification {
     }
 }
 impl __p::Shape for McpUiInitializedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6494,7 +6271,7 @@ impl __p::Shape for McpUiInitializedNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/initialized"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -6520,7 +6297,7 @@ pub struct McpUiResourceCsp {
     /// Example (```ts):
     /// ["https://api.weather.com", "wss://realtime.service.com"]
     /// ```
-    pub connect_domains: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub connect_domains: Option<Vec<String>>,
     /// Origins for static resources (images, scripts, stylesheets, fonts, media).
     ///
     /// - Maps to CSP `img-src`, `script-src`, `style-src`, `font-src`, `media-src` directives
@@ -6530,7 +6307,7 @@ pub struct McpUiResourceCsp {
     /// Example (```ts):
     /// ["https://cdn.jsdelivr.net", "https://*.cloudflare.com"]
     /// ```
-    pub resource_domains: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub resource_domains: Option<Vec<String>>,
     /// Origins for nested iframes.
     ///
     /// - Maps to CSP `frame-src` directive
@@ -6539,7 +6316,7 @@ pub struct McpUiResourceCsp {
     /// Example (```ts):
     /// ["https://www.youtube.com", "https://player.vimeo.com"]
     /// ```
-    pub frame_domains: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub frame_domains: Option<Vec<String>>,
     /// Allowed base URIs for the document.
     ///
     /// - Maps to CSP `base-uri` directive
@@ -6548,7 +6325,7 @@ pub struct McpUiResourceCsp {
     /// Example (```ts):
     /// ["https://cdn.example.com"]
     /// ```
-    pub base_uri_domains: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub base_uri_domains: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6556,10 +6333,10 @@ pub struct McpUiResourceCsp {
 /// Reads and writes `McpUiResourceCsp` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiResourceCspBuilder {
-    connect_domains: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    resource_domains: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    frame_domains: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    base_uri_domains: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    connect_domains: Option<Vec<String>>,
+    resource_domains: Option<Vec<String>>,
+    frame_domains: Option<Vec<String>>,
+    base_uri_domains: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiResourceCspBuilder {
@@ -6585,10 +6362,8 @@ impl __p::Builder for __McpUiResourceCspBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<McpUiResourceCsp, E> {
-        ::core::result::Result::Ok(McpUiResourceCsp {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<McpUiResourceCsp, E> {
+        Ok(McpUiResourceCsp {
             connect_domains: self.connect_domains,
             resource_domains: self.resource_domains,
             frame_domains: self.frame_domains,
@@ -6597,30 +6372,30 @@ impl __p::Builder for __McpUiResourceCspBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiResourceCsp {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiResourceCsp {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __McpUiResourceCspBuilder>(d, "McpUiResourceCsp")
     }
 }
-impl __p::serde::Serialize for McpUiResourceCsp {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiResourceCsp {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.connect_domains {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.connect_domains {
             m.serialize_entry("connectDomains", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resource_domains {
+        if let Some(v) = &self.resource_domains {
             m.serialize_entry("resourceDomains", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.frame_domains {
+        if let Some(v) = &self.frame_domains {
             m.serialize_entry("frameDomains", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.base_uri_domains {
+        if let Some(v) = &self.base_uri_domains {
             m.serialize_entry("baseUriDomains", v)?;
         }
         for (k, v) in &self.extra {
@@ -6635,36 +6410,20 @@ impl __rt::SchemaType for McpUiResourceCsp {
     }
 }
 impl __p::Shape for McpUiResourceCsp {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                (
-                    "connectDomains",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                (
-                    "resourceDomains",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                (
-                    "frameDomains",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                (
-                    "baseUriDomains",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("connectDomains", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("resourceDomains", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("frameDomains", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("baseUriDomains", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -6678,19 +6437,19 @@ pub struct McpUiResourcePermissions {
     /// Request camera access.
     ///
     /// Maps to Permission Policy `camera` feature.
-    pub camera: ::core::option::Option<__rt::JsonObject>,
+    pub camera: Option<__rt::JsonObject>,
     /// Request microphone access.
     ///
     /// Maps to Permission Policy `microphone` feature.
-    pub microphone: ::core::option::Option<__rt::JsonObject>,
+    pub microphone: Option<__rt::JsonObject>,
     /// Request geolocation access.
     ///
     /// Maps to Permission Policy `geolocation` feature.
-    pub geolocation: ::core::option::Option<__rt::JsonObject>,
+    pub geolocation: Option<__rt::JsonObject>,
     /// Request clipboard write access.
     ///
     /// Maps to Permission Policy `clipboard-write` feature.
-    pub clipboard_write: ::core::option::Option<__rt::JsonObject>,
+    pub clipboard_write: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6698,10 +6457,10 @@ pub struct McpUiResourcePermissions {
 /// Reads and writes `McpUiResourcePermissions` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiResourcePermissionsBuilder {
-    camera: ::core::option::Option<__rt::JsonObject>,
-    microphone: ::core::option::Option<__rt::JsonObject>,
-    geolocation: ::core::option::Option<__rt::JsonObject>,
-    clipboard_write: ::core::option::Option<__rt::JsonObject>,
+    camera: Option<__rt::JsonObject>,
+    microphone: Option<__rt::JsonObject>,
+    geolocation: Option<__rt::JsonObject>,
+    clipboard_write: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiResourcePermissionsBuilder {
@@ -6725,10 +6484,10 @@ impl __p::Builder for __McpUiResourcePermissionsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiResourcePermissions, E> {
-        ::core::result::Result::Ok(McpUiResourcePermissions {
+        Ok(McpUiResourcePermissions {
             camera: self.camera,
             microphone: self.microphone,
             geolocation: self.geolocation,
@@ -6737,8 +6496,8 @@ impl __p::Builder for __McpUiResourcePermissionsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiResourcePermissions {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiResourcePermissions {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6747,23 +6506,23 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiResourcePermissions {
         >(d, "McpUiResourcePermissions")
     }
 }
-impl __p::serde::Serialize for McpUiResourcePermissions {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiResourcePermissions {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.camera {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.camera {
             m.serialize_entry("camera", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.microphone {
+        if let Some(v) = &self.microphone {
             m.serialize_entry("microphone", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.geolocation {
+        if let Some(v) = &self.geolocation {
             m.serialize_entry("geolocation", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.clipboard_write {
+        if let Some(v) = &self.clipboard_write {
             m.serialize_entry("clipboardWrite", v)?;
         }
         for (k, v) in &self.extra {
@@ -6778,7 +6537,7 @@ impl __rt::SchemaType for McpUiResourcePermissions {
     }
 }
 impl __p::Shape for McpUiResourcePermissions {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6791,7 +6550,7 @@ impl __p::Shape for McpUiResourcePermissions {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -6799,9 +6558,9 @@ impl __p::Shape for McpUiResourcePermissions {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiResourceMeta {
     /// Content Security Policy configuration for UI resources.
-    pub csp: ::core::option::Option<McpUiResourceCsp>,
+    pub csp: Option<McpUiResourceCsp>,
     /// Sandbox permissions requested by the UI resource.
-    pub permissions: ::core::option::Option<McpUiResourcePermissions>,
+    pub permissions: Option<McpUiResourcePermissions>,
     /// Dedicated origin for view sandbox.
     ///
     /// Useful when views need stable, dedicated origins for OAuth callbacks, CORS policies, or API key allowlists.
@@ -6819,7 +6578,7 @@ pub struct McpUiResourceMeta {
     /// Example (```ts):
     /// "www-example-com.oaiusercontent.com"
     /// ```
-    pub domain: ::core::option::Option<::std::string::String>,
+    pub domain: Option<String>,
     /// Visual boundary preference - true if view prefers a visible border.
     ///
     /// Boolean requesting whether a visible border and background is provided by the host. Specifying an explicit value for this is recommended because hosts' defaults may vary.
@@ -6827,7 +6586,7 @@ pub struct McpUiResourceMeta {
     /// - `true`: request visible border + background
     /// - `false`: request no visible border + background
     /// - omitted: host decides border
-    pub prefers_border: ::core::option::Option<bool>,
+    pub prefers_border: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6835,10 +6594,10 @@ pub struct McpUiResourceMeta {
 /// Reads and writes `McpUiResourceMeta` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiResourceMetaBuilder {
-    csp: ::core::option::Option<McpUiResourceCsp>,
-    permissions: ::core::option::Option<McpUiResourcePermissions>,
-    domain: ::core::option::Option<::std::string::String>,
-    prefers_border: ::core::option::Option<bool>,
+    csp: Option<McpUiResourceCsp>,
+    permissions: Option<McpUiResourcePermissions>,
+    domain: Option<String>,
+    prefers_border: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiResourceMetaBuilder {
@@ -6860,10 +6619,10 @@ impl __p::Builder for __McpUiResourceMetaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiResourceMeta, E> {
-        ::core::result::Result::Ok(McpUiResourceMeta {
+        Ok(McpUiResourceMeta {
             csp: self.csp,
             permissions: self.permissions,
             domain: self.domain,
@@ -6872,30 +6631,30 @@ impl __p::Builder for __McpUiResourceMetaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiResourceMeta {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiResourceMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __McpUiResourceMetaBuilder>(d, "McpUiResourceMeta")
     }
 }
-impl __p::serde::Serialize for McpUiResourceMeta {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiResourceMeta {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.csp {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.csp {
             m.serialize_entry("csp", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.permissions {
+        if let Some(v) = &self.permissions {
             m.serialize_entry("permissions", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.domain {
+        if let Some(v) = &self.domain {
             m.serialize_entry("domain", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.prefers_border {
+        if let Some(v) = &self.prefers_border {
             m.serialize_entry("prefersBorder", v)?;
         }
         for (k, v) in &self.extra {
@@ -6910,7 +6669,7 @@ impl __rt::SchemaType for McpUiResourceMeta {
     }
 }
 impl __p::Shape for McpUiResourceMeta {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6920,13 +6679,13 @@ impl __p::Shape for McpUiResourceMeta {
                     "permissions",
                     <McpUiResourcePermissions as __p::Shape>::fits as __p::Fit,
                 ),
-                ("domain", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("domain", <String as __p::Shape>::fits as __p::Fit),
                 ("prefersBorder", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -6948,7 +6707,7 @@ pub struct McpUiRequestDisplayModeRequest {
 #[derive(Default)]
 pub struct __McpUiRequestDisplayModeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<McpUiRequestDisplayModeRequestParams>,
+    params: Option<McpUiRequestDisplayModeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiRequestDisplayModeRequestBuilder {
@@ -6971,18 +6730,18 @@ impl __p::Builder for __McpUiRequestDisplayModeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiRequestDisplayModeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(McpUiRequestDisplayModeRequest {
+        Ok(McpUiRequestDisplayModeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiRequestDisplayModeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6991,13 +6750,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiRequestDisplayModeRequest {
         >(d, "McpUiRequestDisplayModeRequest")
     }
 }
-impl __p::serde::Serialize for McpUiRequestDisplayModeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiRequestDisplayModeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ui/request-display-mode")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -7012,7 +6771,7 @@ impl __rt::SchemaType for McpUiRequestDisplayModeRequest {
     }
 }
 impl __p::Shape for McpUiRequestDisplayModeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7026,7 +6785,7 @@ impl __p::Shape for McpUiRequestDisplayModeRequest {
             &[("method", true, __p::Lit::Str("ui/request-display-mode"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7046,7 +6805,7 @@ pub struct McpUiRequestDisplayModeRequestParams {
 /// Reads and writes `McpUiRequestDisplayModeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiRequestDisplayModeRequestParamsBuilder {
-    mode: ::core::option::Option<McpUiDisplayMode>,
+    mode: Option<McpUiDisplayMode>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiRequestDisplayModeRequestParamsBuilder {
@@ -7061,17 +6820,17 @@ impl __p::Builder for __McpUiRequestDisplayModeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiRequestDisplayModeRequestParams, E> {
-        ::core::result::Result::Ok(McpUiRequestDisplayModeRequestParams {
+        Ok(McpUiRequestDisplayModeRequestParams {
             mode: __p::need(self.mode, "mode")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiRequestDisplayModeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7080,13 +6839,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiRequestDisplayModeRequestParams 
         >(d, "McpUiRequestDisplayModeRequestParams")
     }
 }
-impl __p::serde::Serialize for McpUiRequestDisplayModeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiRequestDisplayModeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("mode", &self.mode)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -7100,7 +6859,7 @@ impl __rt::SchemaType for McpUiRequestDisplayModeRequestParams {
     }
 }
 impl __p::Shape for McpUiRequestDisplayModeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["mode"],
@@ -7108,7 +6867,7 @@ impl __p::Shape for McpUiRequestDisplayModeRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["mode"], &[])
     }
 }
@@ -7126,7 +6885,7 @@ pub struct McpUiRequestDisplayModeResult {
 /// Reads and writes `McpUiRequestDisplayModeResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiRequestDisplayModeResultBuilder {
-    mode: ::core::option::Option<McpUiDisplayMode>,
+    mode: Option<McpUiDisplayMode>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiRequestDisplayModeResultBuilder {
@@ -7141,17 +6900,17 @@ impl __p::Builder for __McpUiRequestDisplayModeResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiRequestDisplayModeResult, E> {
-        ::core::result::Result::Ok(McpUiRequestDisplayModeResult {
+        Ok(McpUiRequestDisplayModeResult {
             mode: __p::need(self.mode, "mode")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiRequestDisplayModeResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7160,13 +6919,13 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiRequestDisplayModeResult {
         >(d, "McpUiRequestDisplayModeResult")
     }
 }
-impl __p::serde::Serialize for McpUiRequestDisplayModeResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiRequestDisplayModeResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("mode", &self.mode)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -7180,7 +6939,7 @@ impl __rt::SchemaType for McpUiRequestDisplayModeResult {
     }
 }
 impl __p::Shape for McpUiRequestDisplayModeResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["mode"],
@@ -7188,7 +6947,7 @@ impl __p::Shape for McpUiRequestDisplayModeResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["mode"], &[])
     }
 }
@@ -7200,7 +6959,7 @@ pub enum McpUiToolVisibility {
     /// `"app"`
     App,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl McpUiToolVisibility {
     /// The value as written on the wire.
@@ -7219,28 +6978,28 @@ impl McpUiToolVisibility {
         }
     }
 }
-impl ::core::fmt::Display for McpUiToolVisibility {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for McpUiToolVisibility {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for McpUiToolVisibility {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiToolVisibility {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiToolVisibility {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiToolVisibility {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a McpUiToolVisibility string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for McpUiToolVisibility {
@@ -7249,10 +7008,10 @@ impl __rt::SchemaType for McpUiToolVisibility {
     }
 }
 impl __p::Shape for McpUiToolVisibility {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -7262,7 +7021,7 @@ impl __p::Shape for McpUiToolVisibility {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -7276,11 +7035,11 @@ pub struct McpUiToolMeta {
     /// Example (```ts):
     /// "ui://weather/view.html"
     /// ```
-    pub resource_uri: ::core::option::Option<::std::string::String>,
+    pub resource_uri: Option<String>,
     /// Who can access this tool. Default: ["model", "app"]
     /// - "model": Tool visible to and callable by the agent
     /// - "app": Tool callable by the app from this server only
-    pub visibility: ::core::option::Option<::std::vec::Vec<McpUiToolVisibility>>,
+    pub visibility: Option<Vec<McpUiToolVisibility>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7288,8 +7047,8 @@ pub struct McpUiToolMeta {
 /// Reads and writes `McpUiToolMeta` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiToolMetaBuilder {
-    resource_uri: ::core::option::Option<::std::string::String>,
-    visibility: ::core::option::Option<::std::vec::Vec<McpUiToolVisibility>>,
+    resource_uri: Option<String>,
+    visibility: Option<Vec<McpUiToolVisibility>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiToolMetaBuilder {
@@ -7309,34 +7068,32 @@ impl __p::Builder for __McpUiToolMetaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<McpUiToolMeta, E> {
-        ::core::result::Result::Ok(McpUiToolMeta {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<McpUiToolMeta, E> {
+        Ok(McpUiToolMeta {
             resource_uri: self.resource_uri,
             visibility: self.visibility,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiToolMeta {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiToolMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __McpUiToolMetaBuilder>(d, "McpUiToolMeta")
     }
 }
-impl __p::serde::Serialize for McpUiToolMeta {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiToolMeta {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.resource_uri {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.resource_uri {
             m.serialize_entry("resourceUri", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.visibility {
+        if let Some(v) = &self.visibility {
             m.serialize_entry("visibility", v)?;
         }
         for (k, v) in &self.extra {
@@ -7351,22 +7108,21 @@ impl __rt::SchemaType for McpUiToolMeta {
     }
 }
 impl __p::Shape for McpUiToolMeta {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("resourceUri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("resourceUri", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "visibility",
-                    <::std::vec::Vec<McpUiToolVisibility> as __p::Shape>::fits
-                        as __p::Fit,
+                    <Vec<McpUiToolVisibility> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -7408,7 +7164,7 @@ pub const REQUEST_DISPLAY_MODE_METHOD: &str = "ui/request-display-mode";
 pub struct McpUiClientCapabilities {
     /// Array of supported MIME types for UI resources.
     /// Must include `"text/html;profile=mcp-app"` for MCP Apps support.
-    pub mime_types: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub mime_types: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7416,7 +7172,7 @@ pub struct McpUiClientCapabilities {
 /// Reads and writes `McpUiClientCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiClientCapabilitiesBuilder {
-    mime_types: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    mime_types: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiClientCapabilitiesBuilder {
@@ -7431,17 +7187,17 @@ impl __p::Builder for __McpUiClientCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<McpUiClientCapabilities, E> {
-        ::core::result::Result::Ok(McpUiClientCapabilities {
+        Ok(McpUiClientCapabilities {
             mime_types: self.mime_types,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for McpUiClientCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for McpUiClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7450,14 +7206,14 @@ impl<'de> __p::serde::Deserialize<'de> for McpUiClientCapabilities {
         >(d, "McpUiClientCapabilities")
     }
 }
-impl __p::serde::Serialize for McpUiClientCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for McpUiClientCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.mime_types {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.mime_types {
             m.serialize_entry("mimeTypes", v)?;
         }
         for (k, v) in &self.extra {
@@ -7472,21 +7228,15 @@ impl __rt::SchemaType for McpUiClientCapabilities {
     }
 }
 impl __p::Shape for McpUiClientCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[
-                (
-                    "mimeTypes",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-            ],
+            &[("mimeTypes", <Vec<String> as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -7655,25 +7405,17 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    >,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<
-        T: __p::serde::Serialize + __p::serde::de::DeserializeOwned + __rt::SchemaType,
-    >(
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
         json: &str,
-    ) -> ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    > {
-        let t: T = __p::serde_json::from_str(json)?;
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t: T = serde_json::from_str(json)?;
         let name = t.schema_name();
-        ::core::result::Result::Ok((__p::serde_json::to_value(&t)?, name))
+        Ok((serde_json::to_value(&t)?, name))
     }
-    ::core::option::Option::Some(
+    Some(
         match type_name {
             "McpUiTheme" => go::<McpUiTheme>(json),
             "McpUiDisplayMode" => go::<McpUiDisplayMode>(json),
@@ -7782,7 +7524,7 @@ pub fn roundtrip_json(
             "McpUiToolVisibility" => go::<McpUiToolVisibility>(json),
             "McpUiToolMeta" => go::<McpUiToolMeta>(json),
             "McpUiClientCapabilities" => go::<McpUiClientCapabilities>(json),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }

@@ -4,6 +4,7 @@
 //!
 //! Generated from `mcp-spec/schema/2024-11-05/schema.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,16 +18,16 @@ pub enum JSONRPCMessage {
     /// [`JSONRPCError`]
     JSONRPCError(JSONRPCError),
 }
-impl __p::serde::Serialize for JSONRPCMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::JSONRPCRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCResponse(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCError(v) => __p::serde::Serialize::serialize(v, s),
+            Self::JSONRPCRequest(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCNotification(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCResponse(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCError(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -41,7 +42,7 @@ impl __rt::SchemaType for JSONRPCMessage {
     }
 }
 impl __p::Shape for JSONRPCMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -52,7 +53,7 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -64,11 +65,11 @@ impl __p::Shape for JSONRPCMessage {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <JSONRPCRequest as __p::Shape>::score(&v),
             <JSONRPCNotification as __p::Shape>::score(&v),
@@ -76,21 +77,13 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
             <JSONRPCError as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCError)
-            }
+            Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
+            Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
+            Some(2usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
+            Some(3usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCError),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)",
                     ),
                 )
@@ -106,18 +99,18 @@ pub const JSONRPC_VERSION: &str = "2.0";
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressToken {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for ProgressToken {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressToken {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -130,82 +123,76 @@ impl __rt::SchemaType for ProgressToken {
     }
 }
 impl __p::Shape for ProgressToken {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressToken {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = ProgressToken;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("ProgressToken (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -214,11 +201,11 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
     }
 }
 /// An opaque token used to represent a cursor for pagination.
-pub type Cursor = ::std::string::String;
+pub type Cursor = String;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<RequestParams>,
+    pub method: String,
+    pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -226,8 +213,8 @@ pub struct Request {
 /// Reads and writes `Request` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<RequestParams>,
+    method: Option<String>,
+    params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestBuilder {
@@ -243,30 +230,30 @@ impl __p::Builder for __RequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Request, E> {
-        ::core::result::Result::Ok(Request {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Request, E> {
+        Ok(Request {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Request {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
-impl __p::serde::Serialize for Request {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Request {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -281,18 +268,18 @@ impl __rt::SchemaType for Request {
     }
 }
 impl __p::Shape for Request {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -300,7 +287,7 @@ impl __p::Shape for Request {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    pub progress_token: ::core::option::Option<ProgressToken>,
+    pub progress_token: Option<ProgressToken>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -308,7 +295,7 @@ pub struct RequestParamsMeta {
 /// Reads and writes `RequestParamsMeta` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsMetaBuilder {
-    progress_token: ::core::option::Option<ProgressToken>,
+    progress_token: Option<ProgressToken>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsMetaBuilder {
@@ -325,30 +312,30 @@ impl __p::Builder for __RequestParamsMetaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RequestParamsMeta, E> {
-        ::core::result::Result::Ok(RequestParamsMeta {
+        Ok(RequestParamsMeta {
             progress_token: self.progress_token,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestParamsMeta {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
     }
 }
-impl __p::serde::Serialize for RequestParamsMeta {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestParamsMeta {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.progress_token {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.progress_token {
             m.serialize_entry("progressToken", v)?;
         }
         for (k, v) in &self.extra {
@@ -363,7 +350,7 @@ impl __rt::SchemaType for RequestParamsMeta {
     }
 }
 impl __p::Shape for RequestParamsMeta {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -371,14 +358,14 @@ impl __p::Shape for RequestParamsMeta {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`Request`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -386,7 +373,7 @@ pub struct RequestParams {
 /// Reads and writes `RequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
+    meta: Option<RequestParamsMeta>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsBuilder {
@@ -401,30 +388,28 @@ impl __p::Builder for __RequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<RequestParams, E> {
-        ::core::result::Result::Ok(RequestParams {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<RequestParams, E> {
+        Ok(RequestParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
-impl __p::serde::Serialize for RequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -439,7 +424,7 @@ impl __rt::SchemaType for RequestParams {
     }
 }
 impl __p::Shape for RequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -447,14 +432,14 @@ impl __p::Shape for RequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<NotificationParams>,
+    pub method: String,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -462,8 +447,8 @@ pub struct Notification {
 /// Reads and writes `Notification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<NotificationParams>,
+    method: Option<String>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationBuilder {
@@ -479,32 +464,30 @@ impl __p::Builder for __NotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Notification, E> {
-        ::core::result::Result::Ok(Notification {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Notification, E> {
+        Ok(Notification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
-impl __p::serde::Serialize for Notification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Notification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -519,18 +502,18 @@ impl __rt::SchemaType for Notification {
     }
 }
 impl __p::Shape for Notification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -538,7 +521,7 @@ impl __p::Shape for Notification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -546,7 +529,7 @@ pub struct NotificationParams {
 /// Reads and writes `NotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationParamsBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationParamsBuilder {
@@ -561,17 +544,17 @@ impl __p::Builder for __NotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<NotificationParams, E> {
-        ::core::result::Result::Ok(NotificationParams {
+        Ok(NotificationParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -580,14 +563,14 @@ impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
         >(d, "NotificationParams")
     }
 }
-impl __p::serde::Serialize for NotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -602,7 +585,7 @@ impl __rt::SchemaType for NotificationParams {
     }
 }
 impl __p::Shape for NotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -610,14 +593,14 @@ impl __p::Shape for NotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -625,7 +608,7 @@ pub struct Result {
 /// Reads and writes `Result` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultBuilder {
@@ -640,28 +623,28 @@ impl __p::Builder for __ResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Result, E> {
-        ::core::result::Result::Ok(Result {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
+        Ok(Result {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Result {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Result {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
-impl __p::serde::Serialize for Result {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Result {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -676,7 +659,7 @@ impl __rt::SchemaType for Result {
     }
 }
 impl __p::Shape for Result {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -684,7 +667,7 @@ impl __p::Shape for Result {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -694,18 +677,18 @@ impl __p::Shape for Result {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestId {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for RequestId {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestId {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -718,82 +701,76 @@ impl __rt::SchemaType for RequestId {
     }
 }
 impl __p::Shape for RequestId {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = RequestId;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("RequestId (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -806,8 +783,8 @@ impl<'de> __p::serde::Deserialize<'de> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<RequestParams>,
+    pub method: String,
+    pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -816,10 +793,10 @@ pub struct JSONRPCRequest {
 /// Reads and writes `JSONRPCRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<RequestParams>,
+    method: Option<String>,
+    params: Option<RequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCRequestBuilder {
@@ -844,11 +821,9 @@ impl __p::Builder for __JSONRPCRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCRequest, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCRequest {
+        Ok(JSONRPCRequest {
             method: __p::need(self.method, "method")?,
             params: self.params,
             id: __p::need(self.id, "id")?,
@@ -856,22 +831,22 @@ impl __p::Builder for __JSONRPCRequestBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
-impl __p::serde::Serialize for JSONRPCRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -888,19 +863,19 @@ impl __rt::SchemaType for JSONRPCRequest {
     }
 }
 impl __p::Shape for JSONRPCRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -913,8 +888,8 @@ impl __p::Shape for JSONRPCRequest {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<NotificationParams>,
+    pub method: String,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -922,8 +897,8 @@ pub struct JSONRPCNotification {
 /// Reads and writes `JSONRPCNotification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCNotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<NotificationParams>,
+    method: Option<String>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -948,19 +923,19 @@ impl __p::Builder for __JSONRPCNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCNotification, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCNotification {
+        Ok(JSONRPCNotification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -969,15 +944,15 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
         >(d, "JSONRPCNotification")
     }
 }
-impl __p::serde::Serialize for JSONRPCNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -993,18 +968,18 @@ impl __rt::SchemaType for JSONRPCNotification {
     }
 }
 impl __p::Shape for JSONRPCNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -1027,8 +1002,8 @@ pub struct JSONRPCResponse {
 #[derive(Default)]
 pub struct __JSONRPCResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<Result>,
+    id: Option<RequestId>,
+    result: Option<Result>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCResponseBuilder {
@@ -1052,31 +1027,29 @@ impl __p::Builder for __JSONRPCResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCResponse, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCResponse {
+        Ok(JSONRPCResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCResponseBuilder>(d, "JSONRPCResponse")
     }
 }
-impl __p::serde::Serialize for JSONRPCResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -1092,7 +1065,7 @@ impl __rt::SchemaType for JSONRPCResponse {
     }
 }
 impl __p::Shape for JSONRPCResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1103,7 +1076,7 @@ impl __p::Shape for JSONRPCResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1131,8 +1104,8 @@ pub struct JSONRPCError {
 #[derive(Default)]
 pub struct __JSONRPCErrorBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    error: ::core::option::Option<JSONRPCErrorError>,
+    id: Option<RequestId>,
+    error: Option<JSONRPCErrorError>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCErrorBuilder {
@@ -1156,31 +1129,29 @@ impl __p::Builder for __JSONRPCErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCError, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCError, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCError {
+        Ok(JSONRPCError {
             id: __p::need(self.id, "id")?,
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCErrorBuilder>(d, "JSONRPCError")
     }
 }
-impl __p::serde::Serialize for JSONRPCError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("error", &self.error)?;
@@ -1196,7 +1167,7 @@ impl __rt::SchemaType for JSONRPCError {
     }
 }
 impl __p::Shape for JSONRPCError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -1207,7 +1178,7 @@ impl __p::Shape for JSONRPCError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -1221,9 +1192,9 @@ pub struct JSONRPCErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1231,9 +1202,9 @@ pub struct JSONRPCErrorError {
 /// Reads and writes `JSONRPCErrorError` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCErrorErrorBuilder {
-    code: ::core::option::Option<i64>,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    code: Option<i64>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCErrorErrorBuilder {
@@ -1250,10 +1221,10 @@ impl __p::Builder for __JSONRPCErrorErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCErrorError, E> {
-        ::core::result::Result::Ok(JSONRPCErrorError {
+        Ok(JSONRPCErrorError {
             code: __p::need(self.code, "code")?,
             message: __p::need(self.message, "message")?,
             data: self.data,
@@ -1261,23 +1232,23 @@ impl __p::Builder for __JSONRPCErrorErrorBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCErrorError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCErrorErrorBuilder>(d, "JSONRPCErrorError")
     }
 }
-impl __p::serde::Serialize for JSONRPCErrorError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCErrorError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &self.code)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -1292,19 +1263,19 @@ impl __rt::SchemaType for JSONRPCErrorError {
     }
 }
 impl __p::Shape for JSONRPCErrorError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
                 ("code", <i64 as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
@@ -1330,7 +1301,7 @@ pub struct CancelledNotification {
 #[derive(Default)]
 pub struct __CancelledNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CancelledNotificationParams>,
+    params: Option<CancelledNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelledNotificationBuilder {
@@ -1353,18 +1324,18 @@ impl __p::Builder for __CancelledNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CancelledNotification {
+        Ok(CancelledNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1373,13 +1344,13 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
         >(d, "CancelledNotification")
     }
 }
-impl __p::serde::Serialize for CancelledNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/cancelled")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -1394,7 +1365,7 @@ impl __rt::SchemaType for CancelledNotification {
     }
 }
 impl __p::Shape for CancelledNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -1402,7 +1373,7 @@ impl __p::Shape for CancelledNotification {
             &[("method", true, __p::Lit::Str("notifications/cancelled"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -1418,7 +1389,7 @@ pub struct CancelledNotificationParams {
     /// This MUST correspond to the ID of a request previously issued in the same direction.
     pub request_id: RequestId,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    pub reason: ::core::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1426,8 +1397,8 @@ pub struct CancelledNotificationParams {
 /// Reads and writes `CancelledNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CancelledNotificationParamsBuilder {
-    request_id: ::core::option::Option<RequestId>,
-    reason: ::core::option::Option<::std::string::String>,
+    request_id: Option<RequestId>,
+    reason: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelledNotificationParamsBuilder {
@@ -1443,18 +1414,18 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotificationParams, E> {
-        ::core::result::Result::Ok(CancelledNotificationParams {
+        Ok(CancelledNotificationParams {
             request_id: __p::need(self.request_id, "requestId")?,
             reason: self.reason,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1463,15 +1434,15 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
         >(d, "CancelledNotificationParams")
     }
 }
-impl __p::serde::Serialize for CancelledNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("requestId", &self.request_id)?;
-        if let ::core::option::Option::Some(v) = &self.reason {
+        if let Some(v) = &self.reason {
             m.serialize_entry("reason", v)?;
         }
         for (k, v) in &self.extra {
@@ -1486,18 +1457,18 @@ impl __rt::SchemaType for CancelledNotificationParams {
     }
 }
 impl __p::Shape for CancelledNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["requestId"],
             &[
                 ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
-                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("reason", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["requestId"], &[])
     }
 }
@@ -1515,7 +1486,7 @@ pub struct InitializeRequest {
 #[derive(Default)]
 pub struct __InitializeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<InitializeRequestParams>,
+    params: Option<InitializeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeRequestBuilder {
@@ -1538,30 +1509,30 @@ impl __p::Builder for __InitializeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(InitializeRequest {
+        Ok(InitializeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
     }
 }
-impl __p::serde::Serialize for InitializeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "initialize")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -1576,7 +1547,7 @@ impl __rt::SchemaType for InitializeRequest {
     }
 }
 impl __p::Shape for InitializeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -1584,7 +1555,7 @@ impl __p::Shape for InitializeRequest {
             &[("method", true, __p::Lit::Str("initialize"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -1596,7 +1567,7 @@ impl __p::Shape for InitializeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ClientCapabilities,
     pub client_info: Implementation,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -1606,9 +1577,9 @@ pub struct InitializeRequestParams {
 /// Reads and writes `InitializeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InitializeRequestParamsBuilder {
-    protocol_version: ::core::option::Option<::std::string::String>,
-    capabilities: ::core::option::Option<ClientCapabilities>,
-    client_info: ::core::option::Option<Implementation>,
+    protocol_version: Option<String>,
+    capabilities: Option<ClientCapabilities>,
+    client_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeRequestParamsBuilder {
@@ -1627,10 +1598,10 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializeRequestParams, E> {
-        ::core::result::Result::Ok(InitializeRequestParams {
+        Ok(InitializeRequestParams {
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             capabilities: __p::need(self.capabilities, "capabilities")?,
             client_info: __p::need(self.client_info, "clientInfo")?,
@@ -1638,8 +1609,8 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1648,13 +1619,13 @@ impl<'de> __p::serde::Deserialize<'de> for InitializeRequestParams {
         >(d, "InitializeRequestParams")
     }
 }
-impl __p::serde::Serialize for InitializeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
         m.serialize_entry("capabilities", &self.capabilities)?;
         m.serialize_entry("clientInfo", &self.client_info)?;
@@ -1670,22 +1641,19 @@ impl __rt::SchemaType for InitializeRequestParams {
     }
 }
 impl __p::Shape for InitializeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
             &[
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
                 ("capabilities", <ClientCapabilities as __p::Shape>::fits as __p::Fit),
                 ("clientInfo", <Implementation as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
@@ -1693,15 +1661,15 @@ impl __p::Shape for InitializeRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ServerCapabilities,
     pub server_info: Implementation,
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    pub instructions: ::core::option::Option<::std::string::String>,
+    pub instructions: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -1709,11 +1677,11 @@ pub struct InitializeResult {
 /// Reads and writes `InitializeResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InitializeResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    protocol_version: ::core::option::Option<::std::string::String>,
-    capabilities: ::core::option::Option<ServerCapabilities>,
-    server_info: ::core::option::Option<Implementation>,
-    instructions: ::core::option::Option<::std::string::String>,
+    meta: Option<__rt::JsonObject>,
+    protocol_version: Option<String>,
+    capabilities: Option<ServerCapabilities>,
+    server_info: Option<Implementation>,
+    instructions: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeResultBuilder {
@@ -1736,10 +1704,8 @@ impl __p::Builder for __InitializeResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<InitializeResult, E> {
-        ::core::result::Result::Ok(InitializeResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InitializeResult, E> {
+        Ok(InitializeResult {
             meta: self.meta,
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             capabilities: __p::need(self.capabilities, "capabilities")?,
@@ -1749,27 +1715,27 @@ impl __p::Builder for __InitializeResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
     }
 }
-impl __p::serde::Serialize for InitializeResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
         m.serialize_entry("capabilities", &self.capabilities)?;
         m.serialize_entry("serverInfo", &self.server_info)?;
-        if let ::core::option::Option::Some(v) = &self.instructions {
+        if let Some(v) = &self.instructions {
             m.serialize_entry("instructions", v)?;
         }
         for (k, v) in &self.extra {
@@ -1784,24 +1750,21 @@ impl __rt::SchemaType for InitializeResult {
     }
 }
 impl __p::Shape for InitializeResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
                 ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
                 ("serverInfo", <Implementation as __p::Shape>::fits as __p::Fit),
-                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("instructions", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
 }
@@ -1810,7 +1773,7 @@ impl __p::Shape for InitializeResult {
 /// Always carries `"method": "notifications/initialized"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1819,7 +1782,7 @@ pub struct InitializedNotification {
 #[derive(Default)]
 pub struct __InitializedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializedNotificationBuilder {
@@ -1842,18 +1805,18 @@ impl __p::Builder for __InitializedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(InitializedNotification {
+        Ok(InitializedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1862,15 +1825,15 @@ impl<'de> __p::serde::Deserialize<'de> for InitializedNotification {
         >(d, "InitializedNotification")
     }
 }
-impl __p::serde::Serialize for InitializedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/initialized")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -1885,7 +1848,7 @@ impl __rt::SchemaType for InitializedNotification {
     }
 }
 impl __p::Shape for InitializedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1893,7 +1856,7 @@ impl __p::Shape for InitializedNotification {
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -1905,13 +1868,11 @@ impl __p::Shape for InitializedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// Present if the client supports listing roots.
-    pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
+    pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    pub sampling: ::core::option::Option<__rt::JsonObject>,
+    pub sampling: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1919,11 +1880,9 @@ pub struct ClientCapabilities {
 /// Reads and writes `ClientCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    roots: ::core::option::Option<ClientCapabilitiesRoots>,
-    sampling: ::core::option::Option<__rt::JsonObject>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    roots: Option<ClientCapabilitiesRoots>,
+    sampling: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesBuilder {
@@ -1942,10 +1901,10 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilities, E> {
-        ::core::result::Result::Ok(ClientCapabilities {
+        Ok(ClientCapabilities {
             experimental: self.experimental,
             roots: self.roots,
             sampling: self.sampling,
@@ -1953,8 +1912,8 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1963,20 +1922,20 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
         >(d, "ClientCapabilities")
     }
 }
-impl __p::serde::Serialize for ClientCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.roots {
+        if let Some(v) = &self.roots {
             m.serialize_entry("roots", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.sampling {
+        if let Some(v) = &self.sampling {
             m.serialize_entry("sampling", v)?;
         }
         for (k, v) in &self.extra {
@@ -1991,17 +1950,14 @@ impl __rt::SchemaType for ClientCapabilities {
     }
 }
 impl __p::Shape for ClientCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("roots", <ClientCapabilitiesRoots as __p::Shape>::fits as __p::Fit),
                 ("sampling", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -2009,7 +1965,7 @@ impl __p::Shape for ClientCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2017,7 +1973,7 @@ impl __p::Shape for ClientCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2025,7 +1981,7 @@ pub struct ClientCapabilitiesRoots {
 /// Reads and writes `ClientCapabilitiesRoots` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesRootsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesRootsBuilder {
@@ -2042,17 +1998,17 @@ impl __p::Builder for __ClientCapabilitiesRootsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesRoots, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesRoots {
+        Ok(ClientCapabilitiesRoots {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2061,14 +2017,14 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesRoots {
         >(d, "ClientCapabilitiesRoots")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesRoots {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesRoots {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2083,7 +2039,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
     }
 }
 impl __p::Shape for ClientCapabilitiesRoots {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2091,7 +2047,7 @@ impl __p::Shape for ClientCapabilitiesRoots {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2099,17 +2055,15 @@ impl __p::Shape for ClientCapabilitiesRoots {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// Present if the server supports sending log messages to the client.
-    pub logging: ::core::option::Option<__rt::JsonObject>,
+    pub logging: Option<__rt::JsonObject>,
     /// Present if the server offers any prompt templates.
-    pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
+    pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    pub resources: ::core::option::Option<ServerCapabilitiesResources>,
+    pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    pub tools: ::core::option::Option<ServerCapabilitiesTools>,
+    pub tools: Option<ServerCapabilitiesTools>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2117,13 +2071,11 @@ pub struct ServerCapabilities {
 /// Reads and writes `ServerCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    logging: ::core::option::Option<__rt::JsonObject>,
-    prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
-    resources: ::core::option::Option<ServerCapabilitiesResources>,
-    tools: ::core::option::Option<ServerCapabilitiesTools>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    logging: Option<__rt::JsonObject>,
+    prompts: Option<ServerCapabilitiesPrompts>,
+    resources: Option<ServerCapabilitiesResources>,
+    tools: Option<ServerCapabilitiesTools>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesBuilder {
@@ -2144,10 +2096,10 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilities, E> {
-        ::core::result::Result::Ok(ServerCapabilities {
+        Ok(ServerCapabilities {
             experimental: self.experimental,
             logging: self.logging,
             prompts: self.prompts,
@@ -2157,8 +2109,8 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2167,26 +2119,26 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
         >(d, "ServerCapabilities")
     }
 }
-impl __p::serde::Serialize for ServerCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.logging {
+        if let Some(v) = &self.logging {
             m.serialize_entry("logging", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.prompts {
+        if let Some(v) = &self.prompts {
             m.serialize_entry("prompts", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resources {
+        if let Some(v) = &self.resources {
             m.serialize_entry("resources", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
         for (k, v) in &self.extra {
@@ -2201,17 +2153,14 @@ impl __rt::SchemaType for ServerCapabilities {
     }
 }
 impl __p::Shape for ServerCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("logging", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("prompts", <ServerCapabilitiesPrompts as __p::Shape>::fits as __p::Fit),
@@ -2224,7 +2173,7 @@ impl __p::Shape for ServerCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2232,7 +2181,7 @@ impl __p::Shape for ServerCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2240,7 +2189,7 @@ pub struct ServerCapabilitiesPrompts {
 /// Reads and writes `ServerCapabilitiesPrompts` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesPromptsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
@@ -2257,17 +2206,17 @@ impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesPrompts, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesPrompts {
+        Ok(ServerCapabilitiesPrompts {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2276,14 +2225,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         >(d, "ServerCapabilitiesPrompts")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesPrompts {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesPrompts {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2298,7 +2247,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
     }
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2306,7 +2255,7 @@ impl __p::Shape for ServerCapabilitiesPrompts {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2314,9 +2263,9 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
-    pub subscribe: ::core::option::Option<bool>,
+    pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2324,8 +2273,8 @@ pub struct ServerCapabilitiesResources {
 /// Reads and writes `ServerCapabilitiesResources` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesResourcesBuilder {
-    subscribe: ::core::option::Option<bool>,
-    list_changed: ::core::option::Option<bool>,
+    subscribe: Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
@@ -2343,18 +2292,18 @@ impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesResources, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesResources {
+        Ok(ServerCapabilitiesResources {
             subscribe: self.subscribe,
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2363,17 +2312,17 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
         >(d, "ServerCapabilitiesResources")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesResources {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesResources {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.subscribe {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.subscribe {
             m.serialize_entry("subscribe", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2388,7 +2337,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
     }
 }
 impl __p::Shape for ServerCapabilitiesResources {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2399,7 +2348,7 @@ impl __p::Shape for ServerCapabilitiesResources {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2407,7 +2356,7 @@ impl __p::Shape for ServerCapabilitiesResources {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2415,7 +2364,7 @@ pub struct ServerCapabilitiesTools {
 /// Reads and writes `ServerCapabilitiesTools` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesToolsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
@@ -2432,17 +2381,17 @@ impl __p::Builder for __ServerCapabilitiesToolsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesTools, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesTools {
+        Ok(ServerCapabilitiesTools {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2451,14 +2400,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
         >(d, "ServerCapabilitiesTools")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesTools {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesTools {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2473,7 +2422,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
     }
 }
 impl __p::Shape for ServerCapabilitiesTools {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2481,15 +2430,15 @@ impl __p::Shape for ServerCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// Describes the name and version of an MCP implementation.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Implementation {
-    pub name: ::std::string::String,
-    pub version: ::std::string::String,
+    pub name: String,
+    pub version: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2497,8 +2446,8 @@ pub struct Implementation {
 /// Reads and writes `Implementation` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ImplementationBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    version: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    version: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImplementationBuilder {
@@ -2514,30 +2463,28 @@ impl __p::Builder for __ImplementationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Implementation, E> {
-        ::core::result::Result::Ok(Implementation {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Implementation, E> {
+        Ok(Implementation {
             name: __p::need(self.name, "name")?,
             version: __p::need(self.version, "version")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
-impl __p::serde::Serialize for Implementation {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Implementation {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
         m.serialize_entry("version", &self.version)?;
         for (k, v) in &self.extra {
@@ -2552,18 +2499,18 @@ impl __rt::SchemaType for Implementation {
     }
 }
 impl __p::Shape for Implementation {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "version"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("version", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
@@ -2572,7 +2519,7 @@ impl __p::Shape for Implementation {
 /// Always carries `"method": "ping"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequest {
-    pub params: ::core::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2581,7 +2528,7 @@ pub struct PingRequest {
 #[derive(Default)]
 pub struct __PingRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<RequestParams>,
+    params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PingRequestBuilder {
@@ -2604,30 +2551,30 @@ impl __p::Builder for __PingRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<PingRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PingRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(PingRequest {
+        Ok(PingRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
-impl __p::serde::Serialize for PingRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PingRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ping")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -2642,7 +2589,7 @@ impl __rt::SchemaType for PingRequest {
     }
 }
 impl __p::Shape for PingRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -2650,7 +2597,7 @@ impl __p::Shape for PingRequest {
             &[("method", true, __p::Lit::Str("ping"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
     }
 }
@@ -2668,7 +2615,7 @@ pub struct ProgressNotification {
 #[derive(Default)]
 pub struct __ProgressNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ProgressNotificationParams>,
+    params: Option<ProgressNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ProgressNotificationBuilder {
@@ -2691,18 +2638,18 @@ impl __p::Builder for __ProgressNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ProgressNotification {
+        Ok(ProgressNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2711,13 +2658,13 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
         >(d, "ProgressNotification")
     }
 }
-impl __p::serde::Serialize for ProgressNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/progress")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -2732,7 +2679,7 @@ impl __rt::SchemaType for ProgressNotification {
     }
 }
 impl __p::Shape for ProgressNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -2740,7 +2687,7 @@ impl __p::Shape for ProgressNotification {
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -2756,11 +2703,11 @@ pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     ///
     /// JSON Schema type: `number`.
-    pub progress: __p::serde_json::Number,
+    pub progress: serde_json::Number,
     /// Total number of items to process (or total progress required), if known.
     ///
     /// JSON Schema type: `number`.
-    pub total: ::core::option::Option<__p::serde_json::Number>,
+    pub total: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2768,9 +2715,9 @@ pub struct ProgressNotificationParams {
 /// Reads and writes `ProgressNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ProgressNotificationParamsBuilder {
-    progress_token: ::core::option::Option<ProgressToken>,
-    progress: ::core::option::Option<__p::serde_json::Number>,
-    total: ::core::option::Option<__p::serde_json::Number>,
+    progress_token: Option<ProgressToken>,
+    progress: Option<serde_json::Number>,
+    total: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ProgressNotificationParamsBuilder {
@@ -2789,10 +2736,10 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotificationParams, E> {
-        ::core::result::Result::Ok(ProgressNotificationParams {
+        Ok(ProgressNotificationParams {
             progress_token: __p::need(self.progress_token, "progressToken")?,
             progress: __p::need(self.progress, "progress")?,
             total: self.total,
@@ -2800,8 +2747,8 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2810,16 +2757,16 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
         >(d, "ProgressNotificationParams")
     }
 }
-impl __p::serde::Serialize for ProgressNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("progressToken", &self.progress_token)?;
         m.serialize_entry("progress", &self.progress)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
         for (k, v) in &self.extra {
@@ -2834,26 +2781,26 @@ impl __rt::SchemaType for ProgressNotificationParams {
     }
 }
 impl __p::Shape for ProgressNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["progressToken", "progress"],
             &[
                 ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
-                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("progress", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <serde_json::Number as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequest {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub method: String,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2861,8 +2808,8 @@ pub struct PaginatedRequest {
 /// Reads and writes `PaginatedRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    method: Option<String>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestBuilder {
@@ -2878,32 +2825,30 @@ impl __p::Builder for __PaginatedRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedRequest, E> {
-        ::core::result::Result::Ok(PaginatedRequest {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedRequest, E> {
+        Ok(PaginatedRequest {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
-impl __p::serde::Serialize for PaginatedRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -2918,18 +2863,18 @@ impl __rt::SchemaType for PaginatedRequest {
     }
 }
 impl __p::Shape for PaginatedRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -2938,7 +2883,7 @@ impl __p::Shape for PaginatedRequest {
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    pub cursor: ::core::option::Option<Cursor>,
+    pub cursor: Option<Cursor>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2946,7 +2891,7 @@ pub struct PaginatedRequestParams {
 /// Reads and writes `PaginatedRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestParamsBuilder {
-    cursor: ::core::option::Option<Cursor>,
+    cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestParamsBuilder {
@@ -2961,17 +2906,17 @@ impl __p::Builder for __PaginatedRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PaginatedRequestParams, E> {
-        ::core::result::Result::Ok(PaginatedRequestParams {
+        Ok(PaginatedRequestParams {
             cursor: self.cursor,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2980,14 +2925,14 @@ impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
         >(d, "PaginatedRequestParams")
     }
 }
-impl __p::serde::Serialize for PaginatedRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.cursor {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.cursor {
             m.serialize_entry("cursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -3002,7 +2947,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
     }
 }
 impl __p::Shape for PaginatedRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3010,17 +2955,17 @@ impl __p::Shape for PaginatedRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3028,8 +2973,8 @@ pub struct PaginatedResult {
 /// Reads and writes `PaginatedResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedResultBuilder {
@@ -3047,34 +2992,32 @@ impl __p::Builder for __PaginatedResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedResult, E> {
-        ::core::result::Result::Ok(PaginatedResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedResult, E> {
+        Ok(PaginatedResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
-impl __p::serde::Serialize for PaginatedResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -3089,7 +3032,7 @@ impl __rt::SchemaType for PaginatedResult {
     }
 }
 impl __p::Shape for PaginatedResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3100,7 +3043,7 @@ impl __p::Shape for PaginatedResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3109,7 +3052,7 @@ impl __p::Shape for PaginatedResult {
 /// Always carries `"method": "resources/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3118,7 +3061,7 @@ pub struct ListResourcesRequest {
 #[derive(Default)]
 pub struct __ListResourcesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesRequestBuilder {
@@ -3141,18 +3084,18 @@ impl __p::Builder for __ListResourcesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListResourcesRequest {
+        Ok(ListResourcesRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3161,15 +3104,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
         >(d, "ListResourcesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourcesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -3184,7 +3127,7 @@ impl __rt::SchemaType for ListResourcesRequest {
     }
 }
 impl __p::Shape for ListResourcesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -3192,7 +3135,7 @@ impl __p::Shape for ListResourcesRequest {
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -3204,11 +3147,11 @@ impl __p::Shape for ListResourcesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub resources: ::std::vec::Vec<Resource>,
+    pub next_cursor: Option<Cursor>,
+    pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3216,9 +3159,9 @@ pub struct ListResourcesResult {
 /// Reads and writes `ListResourcesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourcesResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    resources: ::core::option::Option<::std::vec::Vec<Resource>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesResultBuilder {
@@ -3237,10 +3180,10 @@ impl __p::Builder for __ListResourcesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesResult, E> {
-        ::core::result::Result::Ok(ListResourcesResult {
+        Ok(ListResourcesResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             resources: __p::need(self.resources, "resources")?,
@@ -3248,8 +3191,8 @@ impl __p::Builder for __ListResourcesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3258,17 +3201,17 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
         >(d, "ListResourcesResult")
     }
 }
-impl __p::serde::Serialize for ListResourcesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("resources", &self.resources)?;
@@ -3284,22 +3227,19 @@ impl __rt::SchemaType for ListResourcesResult {
     }
 }
 impl __p::Shape for ListResourcesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resources"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                (
-                    "resources",
-                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("resources", <Vec<Resource> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
 }
@@ -3308,7 +3248,7 @@ impl __p::Shape for ListResourcesResult {
 /// Always carries `"method": "resources/templates/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3317,7 +3257,7 @@ pub struct ListResourceTemplatesRequest {
 #[derive(Default)]
 pub struct __ListResourceTemplatesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
@@ -3340,18 +3280,18 @@ impl __p::Builder for __ListResourceTemplatesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListResourceTemplatesRequest {
+        Ok(ListResourceTemplatesRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3360,15 +3300,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         >(d, "ListResourceTemplatesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/templates/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -3383,7 +3323,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
     }
 }
 impl __p::Shape for ListResourceTemplatesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -3391,7 +3331,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -3403,11 +3343,11 @@ impl __p::Shape for ListResourceTemplatesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    pub next_cursor: Option<Cursor>,
+    pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3415,9 +3355,9 @@ pub struct ListResourceTemplatesResult {
 /// Reads and writes `ListResourceTemplatesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourceTemplatesResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    resource_templates: ::core::option::Option<::std::vec::Vec<ResourceTemplate>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
@@ -3438,10 +3378,10 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesResult, E> {
-        ::core::result::Result::Ok(ListResourceTemplatesResult {
+        Ok(ListResourceTemplatesResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             resource_templates: __p::need(self.resource_templates, "resourceTemplates")?,
@@ -3449,8 +3389,8 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3459,17 +3399,17 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
         >(d, "ListResourceTemplatesResult")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("resourceTemplates", &self.resource_templates)?;
@@ -3485,7 +3425,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
     }
 }
 impl __p::Shape for ListResourceTemplatesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resourceTemplates"],
@@ -3494,13 +3434,13 @@ impl __p::Shape for ListResourceTemplatesResult {
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 (
                     "resourceTemplates",
-                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                    <Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
@@ -3518,7 +3458,7 @@ pub struct ReadResourceRequest {
 #[derive(Default)]
 pub struct __ReadResourceRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ReadResourceRequestParams>,
+    params: Option<ReadResourceRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestBuilder {
@@ -3541,18 +3481,18 @@ impl __p::Builder for __ReadResourceRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ReadResourceRequest {
+        Ok(ReadResourceRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3561,13 +3501,13 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
         >(d, "ReadResourceRequest")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/read")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -3582,7 +3522,7 @@ impl __rt::SchemaType for ReadResourceRequest {
     }
 }
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3590,7 +3530,7 @@ impl __p::Shape for ReadResourceRequest {
             &[("method", true, __p::Lit::Str("resources/read"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3604,7 +3544,7 @@ pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3612,7 +3552,7 @@ pub struct ReadResourceRequestParams {
 /// Reads and writes `ReadResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceRequestParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
@@ -3627,17 +3567,17 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequestParams, E> {
-        ::core::result::Result::Ok(ReadResourceRequestParams {
+        Ok(ReadResourceRequestParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3646,13 +3586,13 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
         >(d, "ReadResourceRequestParams")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -3666,15 +3606,15 @@ impl __rt::SchemaType for ReadResourceRequestParams {
     }
 }
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -3682,8 +3622,8 @@ impl __p::Shape for ReadResourceRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    pub meta: Option<__rt::JsonObject>,
+    pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3691,8 +3631,8 @@ pub struct ReadResourceResult {
 /// Reads and writes `ReadResourceResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    contents: ::core::option::Option<::std::vec::Vec<ReadResourceResultContentsItem>>,
+    meta: Option<__rt::JsonObject>,
+    contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceResultBuilder {
@@ -3708,18 +3648,18 @@ impl __p::Builder for __ReadResourceResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceResult, E> {
-        ::core::result::Result::Ok(ReadResourceResult {
+        Ok(ReadResourceResult {
             meta: self.meta,
             contents: __p::need(self.contents, "contents")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3728,14 +3668,14 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
         >(d, "ReadResourceResult")
     }
 }
-impl __p::serde::Serialize for ReadResourceResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("contents", &self.contents)?;
@@ -3751,7 +3691,7 @@ impl __rt::SchemaType for ReadResourceResult {
     }
 }
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
@@ -3759,14 +3699,13 @@ impl __p::Shape for ReadResourceResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 (
                     "contents",
-                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
-                        as __p::Fit,
+                    <Vec<ReadResourceResultContentsItem> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
 }
@@ -3780,14 +3719,14 @@ pub enum ReadResourceResultContentsItem {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for ReadResourceResultContentsItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResultContentsItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -3800,7 +3739,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
     }
 }
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -3809,7 +3748,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -3819,27 +3758,27 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -3852,7 +3791,7 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 /// Always carries `"method": "notifications/resources/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3861,7 +3800,7 @@ pub struct ResourceListChangedNotification {
 #[derive(Default)]
 pub struct __ResourceListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceListChangedNotificationBuilder {
@@ -3884,18 +3823,18 @@ impl __p::Builder for __ResourceListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ResourceListChangedNotification {
+        Ok(ResourceListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3904,15 +3843,15 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
         >(d, "ResourceListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -3927,7 +3866,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
     }
 }
 impl __p::Shape for ResourceListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -3935,7 +3874,7 @@ impl __p::Shape for ResourceListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -3957,7 +3896,7 @@ pub struct SubscribeRequest {
 #[derive(Default)]
 pub struct __SubscribeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SubscribeRequestParams>,
+    params: Option<SubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscribeRequestBuilder {
@@ -3980,30 +3919,28 @@ impl __p::Builder for __SubscribeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SubscribeRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SubscribeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(SubscribeRequest {
+        Ok(SubscribeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscribeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
     }
 }
-impl __p::serde::Serialize for SubscribeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscribeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/subscribe")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4018,7 +3955,7 @@ impl __rt::SchemaType for SubscribeRequest {
     }
 }
 impl __p::Shape for SubscribeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4026,7 +3963,7 @@ impl __p::Shape for SubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/subscribe"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4040,7 +3977,7 @@ pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4048,7 +3985,7 @@ pub struct SubscribeRequestParams {
 /// Reads and writes `SubscribeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscribeRequestParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscribeRequestParamsBuilder {
@@ -4063,17 +4000,17 @@ impl __p::Builder for __SubscribeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscribeRequestParams, E> {
-        ::core::result::Result::Ok(SubscribeRequestParams {
+        Ok(SubscribeRequestParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscribeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4082,13 +4019,13 @@ impl<'de> __p::serde::Deserialize<'de> for SubscribeRequestParams {
         >(d, "SubscribeRequestParams")
     }
 }
-impl __p::serde::Serialize for SubscribeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscribeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -4102,15 +4039,15 @@ impl __rt::SchemaType for SubscribeRequestParams {
     }
 }
 impl __p::Shape for SubscribeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -4128,7 +4065,7 @@ pub struct UnsubscribeRequest {
 #[derive(Default)]
 pub struct __UnsubscribeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<UnsubscribeRequestParams>,
+    params: Option<UnsubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsubscribeRequestBuilder {
@@ -4151,18 +4088,18 @@ impl __p::Builder for __UnsubscribeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsubscribeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(UnsubscribeRequest {
+        Ok(UnsubscribeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4171,13 +4108,13 @@ impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequest {
         >(d, "UnsubscribeRequest")
     }
 }
-impl __p::serde::Serialize for UnsubscribeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsubscribeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/unsubscribe")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4192,7 +4129,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
     }
 }
 impl __p::Shape for UnsubscribeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4200,7 +4137,7 @@ impl __p::Shape for UnsubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4214,7 +4151,7 @@ pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4222,7 +4159,7 @@ pub struct UnsubscribeRequestParams {
 /// Reads and writes `UnsubscribeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __UnsubscribeRequestParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsubscribeRequestParamsBuilder {
@@ -4237,17 +4174,17 @@ impl __p::Builder for __UnsubscribeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsubscribeRequestParams, E> {
-        ::core::result::Result::Ok(UnsubscribeRequestParams {
+        Ok(UnsubscribeRequestParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4256,13 +4193,13 @@ impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequestParams {
         >(d, "UnsubscribeRequestParams")
     }
 }
-impl __p::serde::Serialize for UnsubscribeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsubscribeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -4276,15 +4213,15 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
     }
 }
 impl __p::Shape for UnsubscribeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -4302,7 +4239,7 @@ pub struct ResourceUpdatedNotification {
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ResourceUpdatedNotificationParams>,
+    params: Option<ResourceUpdatedNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceUpdatedNotificationBuilder {
@@ -4325,18 +4262,18 @@ impl __p::Builder for __ResourceUpdatedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ResourceUpdatedNotification {
+        Ok(ResourceUpdatedNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4345,13 +4282,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
         >(d, "ResourceUpdatedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/updated")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4366,7 +4303,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
     }
 }
 impl __p::Shape for ResourceUpdatedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4379,7 +4316,7 @@ impl __p::Shape for ResourceUpdatedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4393,7 +4330,7 @@ pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4401,7 +4338,7 @@ pub struct ResourceUpdatedNotificationParams {
 /// Reads and writes `ResourceUpdatedNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
@@ -4416,17 +4353,17 @@ impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotificationParams, E> {
-        ::core::result::Result::Ok(ResourceUpdatedNotificationParams {
+        Ok(ResourceUpdatedNotificationParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4435,13 +4372,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         >(d, "ResourceUpdatedNotificationParams")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -4455,40 +4392,40 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
     }
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 /// A known resource that the server is capable of reading.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Resource {
-    pub annotations: ::core::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A human-readable name for this resource.
     ///
     /// This can be used by clients to populate UI elements.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    pub size: ::core::option::Option<i64>,
+    pub size: Option<i64>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4496,12 +4433,12 @@ pub struct Resource {
 /// Reads and writes `Resource` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceBuilder {
-    annotations: ::core::option::Option<AnnotatedAnnotations>,
-    uri: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    size: ::core::option::Option<i64>,
+    annotations: Option<AnnotatedAnnotations>,
+    uri: Option<String>,
+    name: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    size: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceBuilder {
@@ -4525,8 +4462,8 @@ impl __p::Builder for __ResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
-        ::core::result::Result::Ok(Resource {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
+        Ok(Resource {
             annotations: self.annotations,
             uri: __p::need(self.uri, "uri")?,
             name: __p::need(self.name, "name")?,
@@ -4537,32 +4474,32 @@ impl __p::Builder for __ResourceBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Resource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
-impl __p::serde::Serialize for Resource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Resource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.size {
+        if let Some(v) = &self.size {
             m.serialize_entry("size", v)?;
         }
         for (k, v) in &self.extra {
@@ -4577,43 +4514,43 @@ impl __rt::SchemaType for Resource {
     }
 }
 impl __p::Shape for Resource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "name"],
             &[
                 ("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "name"], &[])
     }
 }
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceTemplate {
-    pub annotations: ::core::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
     /// Format: `uri-template`.
-    pub uri_template: ::std::string::String,
+    pub uri_template: String,
     /// A human-readable name for the type of resource this template refers to.
     ///
     /// This can be used by clients to populate UI elements.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4621,11 +4558,11 @@ pub struct ResourceTemplate {
 /// Reads and writes `ResourceTemplate` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceTemplateBuilder {
-    annotations: ::core::option::Option<AnnotatedAnnotations>,
-    uri_template: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
+    annotations: Option<AnnotatedAnnotations>,
+    uri_template: Option<String>,
+    name: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceTemplateBuilder {
@@ -4648,10 +4585,8 @@ impl __p::Builder for __ResourceTemplateBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceTemplate, E> {
-        ::core::result::Result::Ok(ResourceTemplate {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceTemplate, E> {
+        Ok(ResourceTemplate {
             annotations: self.annotations,
             uri_template: __p::need(self.uri_template, "uriTemplate")?,
             name: __p::need(self.name, "name")?,
@@ -4661,29 +4596,29 @@ impl __p::Builder for __ResourceTemplateBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
-impl __p::serde::Serialize for ResourceTemplate {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceTemplate {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         m.serialize_entry("uriTemplate", &self.uri_template)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
         for (k, v) in &self.extra {
@@ -4698,21 +4633,21 @@ impl __rt::SchemaType for ResourceTemplate {
     }
 }
 impl __p::Shape for ResourceTemplate {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uriTemplate", "name"],
             &[
                 ("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit),
-                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uriTemplate", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uriTemplate", "name"], &[])
     }
 }
@@ -4722,9 +4657,9 @@ pub struct ResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4732,8 +4667,8 @@ pub struct ResourceContents {
 /// Reads and writes `ResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceContentsBuilder {
@@ -4749,32 +4684,30 @@ impl __p::Builder for __ResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceContents, E> {
-        ::core::result::Result::Ok(ResourceContents {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceContents, E> {
+        Ok(ResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
-impl __p::serde::Serialize for ResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
         for (k, v) in &self.extra {
@@ -4789,18 +4722,18 @@ impl __rt::SchemaType for ResourceContents {
     }
 }
 impl __p::Shape for ResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -4809,11 +4742,11 @@ pub struct TextResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: ::std::string::String,
+    pub text: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4821,9 +4754,9 @@ pub struct TextResourceContents {
 /// Reads and writes `TextResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TextResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    text: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    text: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextResourceContentsBuilder {
@@ -4840,10 +4773,10 @@ impl __p::Builder for __TextResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TextResourceContents, E> {
-        ::core::result::Result::Ok(TextResourceContents {
+        Ok(TextResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             text: __p::need(self.text, "text")?,
@@ -4851,8 +4784,8 @@ impl __p::Builder for __TextResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4861,15 +4794,15 @@ impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
         >(d, "TextResourceContents")
     }
 }
-impl __p::serde::Serialize for TextResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
         m.serialize_entry("text", &self.text)?;
@@ -4885,19 +4818,19 @@ impl __rt::SchemaType for TextResourceContents {
     }
 }
 impl __p::Shape for TextResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
 }
@@ -4906,13 +4839,13 @@ pub struct BlobResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`.
-    pub blob: ::std::string::String,
+    pub blob: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4920,9 +4853,9 @@ pub struct BlobResourceContents {
 /// Reads and writes `BlobResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __BlobResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    blob: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    blob: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BlobResourceContentsBuilder {
@@ -4939,10 +4872,10 @@ impl __p::Builder for __BlobResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<BlobResourceContents, E> {
-        ::core::result::Result::Ok(BlobResourceContents {
+        Ok(BlobResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             blob: __p::need(self.blob, "blob")?,
@@ -4950,8 +4883,8 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4960,15 +4893,15 @@ impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
         >(d, "BlobResourceContents")
     }
 }
-impl __p::serde::Serialize for BlobResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BlobResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
         m.serialize_entry("blob", &self.blob)?;
@@ -4984,19 +4917,19 @@ impl __rt::SchemaType for BlobResourceContents {
     }
 }
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
+                ("blob", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
@@ -5005,7 +4938,7 @@ impl __p::Shape for BlobResourceContents {
 /// Always carries `"method": "prompts/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5014,7 +4947,7 @@ pub struct ListPromptsRequest {
 #[derive(Default)]
 pub struct __ListPromptsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsRequestBuilder {
@@ -5037,18 +4970,18 @@ impl __p::Builder for __ListPromptsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListPromptsRequest {
+        Ok(ListPromptsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5057,15 +4990,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
         >(d, "ListPromptsRequest")
     }
 }
-impl __p::serde::Serialize for ListPromptsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -5080,7 +5013,7 @@ impl __rt::SchemaType for ListPromptsRequest {
     }
 }
 impl __p::Shape for ListPromptsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -5088,7 +5021,7 @@ impl __p::Shape for ListPromptsRequest {
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -5100,11 +5033,11 @@ impl __p::Shape for ListPromptsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub prompts: ::std::vec::Vec<Prompt>,
+    pub next_cursor: Option<Cursor>,
+    pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -5112,9 +5045,9 @@ pub struct ListPromptsResult {
 /// Reads and writes `ListPromptsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListPromptsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    prompts: ::core::option::Option<::std::vec::Vec<Prompt>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsResultBuilder {
@@ -5133,10 +5066,10 @@ impl __p::Builder for __ListPromptsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsResult, E> {
-        ::core::result::Result::Ok(ListPromptsResult {
+        Ok(ListPromptsResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             prompts: __p::need(self.prompts, "prompts")?,
@@ -5144,24 +5077,24 @@ impl __p::Builder for __ListPromptsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
-impl __p::serde::Serialize for ListPromptsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("prompts", &self.prompts)?;
@@ -5177,19 +5110,19 @@ impl __rt::SchemaType for ListPromptsResult {
     }
 }
 impl __p::Shape for ListPromptsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["prompts"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+                ("prompts", <Vec<Prompt> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
 }
@@ -5207,7 +5140,7 @@ pub struct GetPromptRequest {
 #[derive(Default)]
 pub struct __GetPromptRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<GetPromptRequestParams>,
+    params: Option<GetPromptRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestBuilder {
@@ -5230,30 +5163,28 @@ impl __p::Builder for __GetPromptRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(GetPromptRequest {
+        Ok(GetPromptRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
-impl __p::serde::Serialize for GetPromptRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/get")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -5268,7 +5199,7 @@ impl __rt::SchemaType for GetPromptRequest {
     }
 }
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -5276,7 +5207,7 @@ impl __p::Shape for GetPromptRequest {
             &[("method", true, __p::Lit::Str("prompts/get"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -5288,11 +5219,9 @@ impl __p::Shape for GetPromptRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<BTreeMap<String, String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5300,10 +5229,8 @@ pub struct GetPromptRequestParams {
 /// Reads and writes `GetPromptRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptRequestParamsBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    name: Option<String>,
+    arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestParamsBuilder {
@@ -5319,18 +5246,18 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetPromptRequestParams, E> {
-        ::core::result::Result::Ok(GetPromptRequestParams {
+        Ok(GetPromptRequestParams {
             name: __p::need(self.name, "name")?,
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5339,15 +5266,15 @@ impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
         >(d, "GetPromptRequestParams")
     }
 }
-impl __p::serde::Serialize for GetPromptRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -5362,24 +5289,18 @@ impl __rt::SchemaType for GetPromptRequestParams {
     }
 }
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <BTreeMap<String, String> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5387,10 +5308,10 @@ impl __p::Shape for GetPromptRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An optional description for the prompt.
-    pub description: ::core::option::Option<::std::string::String>,
-    pub messages: ::std::vec::Vec<PromptMessage>,
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -5398,9 +5319,9 @@ pub struct GetPromptResult {
 /// Reads and writes `GetPromptResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    description: ::core::option::Option<::std::string::String>,
-    messages: ::core::option::Option<::std::vec::Vec<PromptMessage>>,
+    meta: Option<__rt::JsonObject>,
+    description: Option<String>,
+    messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptResultBuilder {
@@ -5419,10 +5340,8 @@ impl __p::Builder for __GetPromptResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptResult, E> {
-        ::core::result::Result::Ok(GetPromptResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptResult, E> {
+        Ok(GetPromptResult {
             meta: self.meta,
             description: self.description,
             messages: __p::need(self.messages, "messages")?,
@@ -5430,24 +5349,24 @@ impl __p::Builder for __GetPromptResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
-impl __p::serde::Serialize for GetPromptResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("messages", &self.messages)?;
@@ -5463,22 +5382,19 @@ impl __rt::SchemaType for GetPromptResult {
     }
 }
 impl __p::Shape for GetPromptResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["messages"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "messages",
-                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("messages", <Vec<PromptMessage> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
 }
@@ -5486,11 +5402,11 @@ impl __p::Shape for GetPromptResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Prompt {
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// An optional description of what this prompt provides
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
+    pub arguments: Option<Vec<PromptArgument>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5498,9 +5414,9 @@ pub struct Prompt {
 /// Reads and writes `Prompt` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
+    name: Option<String>,
+    description: Option<String>,
+    arguments: Option<Vec<PromptArgument>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptBuilder {
@@ -5519,8 +5435,8 @@ impl __p::Builder for __PromptBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
-        ::core::result::Result::Ok(Prompt {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
+        Ok(Prompt {
             name: __p::need(self.name, "name")?,
             description: self.description,
             arguments: self.arguments,
@@ -5528,25 +5444,25 @@ impl __p::Builder for __PromptBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
-impl __p::serde::Serialize for Prompt {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Prompt {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -5561,22 +5477,19 @@ impl __rt::SchemaType for Prompt {
     }
 }
 impl __p::Shape for Prompt {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <Vec<PromptArgument> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5584,11 +5497,11 @@ impl __p::Shape for Prompt {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptArgument {
     /// The name of the argument.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A human-readable description of the argument.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Whether this argument must be provided.
-    pub required: ::core::option::Option<bool>,
+    pub required: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5596,9 +5509,9 @@ pub struct PromptArgument {
 /// Reads and writes `PromptArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    required: ::core::option::Option<bool>,
+    name: Option<String>,
+    description: Option<String>,
+    required: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptArgumentBuilder {
@@ -5617,10 +5530,8 @@ impl __p::Builder for __PromptArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptArgument, E> {
-        ::core::result::Result::Ok(PromptArgument {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptArgument, E> {
+        Ok(PromptArgument {
             name: __p::need(self.name, "name")?,
             description: self.description,
             required: self.required,
@@ -5628,25 +5539,25 @@ impl __p::Builder for __PromptArgumentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
-impl __p::serde::Serialize for PromptArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -5661,19 +5572,19 @@ impl __rt::SchemaType for PromptArgument {
     }
 }
 impl __p::Shape for PromptArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("required", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5685,7 +5596,7 @@ pub enum Role {
     /// `"assistant"`
     Assistant,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl Role {
     /// The value as written on the wire.
@@ -5704,28 +5615,28 @@ impl Role {
         }
     }
 }
-impl ::core::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for Role {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Role {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Role {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Role {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a Role string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for Role {
@@ -5734,10 +5645,10 @@ impl __rt::SchemaType for Role {
     }
 }
 impl __p::Shape for Role {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -5747,7 +5658,7 @@ impl __p::Shape for Role {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -5766,8 +5677,8 @@ pub struct PromptMessage {
 /// Reads and writes `PromptMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<PromptMessageContent>,
+    role: Option<Role>,
+    content: Option<PromptMessageContent>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptMessageBuilder {
@@ -5783,30 +5694,28 @@ impl __p::Builder for __PromptMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptMessage, E> {
-        ::core::result::Result::Ok(PromptMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptMessage, E> {
+        Ok(PromptMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
-impl __p::serde::Serialize for PromptMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         for (k, v) in &self.extra {
@@ -5821,7 +5730,7 @@ impl __rt::SchemaType for PromptMessage {
     }
 }
 impl __p::Shape for PromptMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -5832,7 +5741,7 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -5850,16 +5759,16 @@ pub enum PromptMessageContent {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for PromptMessageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptMessageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EmbeddedResource(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -5874,7 +5783,7 @@ impl __rt::SchemaType for PromptMessageContent {
     }
 }
 impl __p::Shape for PromptMessageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -5884,7 +5793,7 @@ impl __p::Shape for PromptMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -5916,10 +5825,10 @@ impl __p::Builder for __PromptMessageContentBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PromptMessageContent, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     PromptMessageContent::TextContent(__p::Builder::finish(b)?)
@@ -5939,36 +5848,34 @@ impl __p::Tagged for PromptMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a PromptMessageContent object, chosen by `type`";
     type Builder = __PromptMessageContentBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__PromptMessageContentBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__PromptMessageContentBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
+                Some("text") => {
                     __PromptMessageContentBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
+                        __TextContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("image") => {
+                Some("image") => {
                     __PromptMessageContentBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
+                        __ImageContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resource") => {
+                Some("resource") => {
                     __PromptMessageContentBuilder::EmbeddedResource(
-                        <__EmbeddedResourceBuilder as ::core::default::Default>::default(),
+                        __EmbeddedResourceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __PromptMessageContentBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptMessageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptMessageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, PromptMessageContent>(d)
@@ -5982,7 +5889,7 @@ impl<'de> __p::serde::Deserialize<'de> for PromptMessageContent {
 /// Always carries `"type": "resource"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
-    pub annotations: ::core::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     pub resource: EmbeddedResourceResource,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5991,9 +5898,9 @@ pub struct EmbeddedResource {
 /// Reads and writes `EmbeddedResource` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __EmbeddedResourceBuilder {
-    annotations: ::core::option::Option<AnnotatedAnnotations>,
+    annotations: Option<AnnotatedAnnotations>,
     __lit_type: bool,
-    resource: ::core::option::Option<EmbeddedResourceResource>,
+    resource: Option<EmbeddedResourceResource>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __EmbeddedResourceBuilder {
@@ -6019,32 +5926,30 @@ impl __p::Builder for __EmbeddedResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<EmbeddedResource, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<EmbeddedResource, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(EmbeddedResource {
+        Ok(EmbeddedResource {
             annotations: self.annotations,
             resource: __p::need(self.resource, "resource")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
-impl __p::serde::Serialize for EmbeddedResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         m.serialize_entry("type", "resource")?;
@@ -6061,7 +5966,7 @@ impl __rt::SchemaType for EmbeddedResource {
     }
 }
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -6072,7 +5977,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -6090,14 +5995,14 @@ pub enum EmbeddedResourceResource {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResourceResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -6110,7 +6015,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
     }
 }
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -6119,7 +6024,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -6129,25 +6034,25 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -6160,7 +6065,7 @@ impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6169,7 +6074,7 @@ pub struct PromptListChangedNotification {
 #[derive(Default)]
 pub struct __PromptListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptListChangedNotificationBuilder {
@@ -6192,18 +6097,18 @@ impl __p::Builder for __PromptListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PromptListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(PromptListChangedNotification {
+        Ok(PromptListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6212,15 +6117,15 @@ impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
         >(d, "PromptListChangedNotification")
     }
 }
-impl __p::serde::Serialize for PromptListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/prompts/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -6235,7 +6140,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
     }
 }
 impl __p::Shape for PromptListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6243,7 +6148,7 @@ impl __p::Shape for PromptListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -6256,7 +6161,7 @@ impl __p::Shape for PromptListChangedNotification {
 /// Always carries `"method": "tools/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6265,7 +6170,7 @@ pub struct ListToolsRequest {
 #[derive(Default)]
 pub struct __ListToolsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsRequestBuilder {
@@ -6288,32 +6193,30 @@ impl __p::Builder for __ListToolsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListToolsRequest {
+        Ok(ListToolsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
-impl __p::serde::Serialize for ListToolsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -6328,7 +6231,7 @@ impl __rt::SchemaType for ListToolsRequest {
     }
 }
 impl __p::Shape for ListToolsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6336,7 +6239,7 @@ impl __p::Shape for ListToolsRequest {
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -6348,11 +6251,11 @@ impl __p::Shape for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub tools: ::std::vec::Vec<Tool>,
+    pub next_cursor: Option<Cursor>,
+    pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -6360,9 +6263,9 @@ pub struct ListToolsResult {
 /// Reads and writes `ListToolsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListToolsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    tools: ::core::option::Option<::std::vec::Vec<Tool>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsResultBuilder {
@@ -6381,10 +6284,8 @@ impl __p::Builder for __ListToolsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsResult, E> {
-        ::core::result::Result::Ok(ListToolsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsResult, E> {
+        Ok(ListToolsResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             tools: __p::need(self.tools, "tools")?,
@@ -6392,24 +6293,24 @@ impl __p::Builder for __ListToolsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
-impl __p::serde::Serialize for ListToolsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("tools", &self.tools)?;
@@ -6425,19 +6326,19 @@ impl __rt::SchemaType for ListToolsResult {
     }
 }
 impl __p::Shape for ListToolsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["tools"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+                ("tools", <Vec<Tool> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
 }
@@ -6454,12 +6355,12 @@ impl __p::Shape for ListToolsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub content: ::std::vec::Vec<CallToolResultContentItem>,
+    pub meta: Option<__rt::JsonObject>,
+    pub content: Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -6467,9 +6368,9 @@ pub struct CallToolResult {
 /// Reads and writes `CallToolResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    content: ::core::option::Option<::std::vec::Vec<CallToolResultContentItem>>,
-    is_error: ::core::option::Option<bool>,
+    meta: Option<__rt::JsonObject>,
+    content: Option<Vec<CallToolResultContentItem>>,
+    is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolResultBuilder {
@@ -6486,10 +6387,8 @@ impl __p::Builder for __CallToolResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolResult, E> {
-        ::core::result::Result::Ok(CallToolResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolResult, E> {
+        Ok(CallToolResult {
             meta: self.meta,
             content: __p::need(self.content, "content")?,
             is_error: self.is_error,
@@ -6497,25 +6396,25 @@ impl __p::Builder for __CallToolResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
-impl __p::serde::Serialize for CallToolResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
         for (k, v) in &self.extra {
@@ -6530,7 +6429,7 @@ impl __rt::SchemaType for CallToolResult {
     }
 }
 impl __p::Shape for CallToolResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["content"],
@@ -6538,15 +6437,14 @@ impl __p::Shape for CallToolResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 (
                     "content",
-                    <::std::vec::Vec<CallToolResultContentItem> as __p::Shape>::fits
-                        as __p::Fit,
+                    <Vec<CallToolResultContentItem> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("isError", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
 }
@@ -6564,16 +6462,16 @@ pub enum CallToolResultContentItem {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for CallToolResultContentItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolResultContentItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EmbeddedResource(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -6588,7 +6486,7 @@ impl __rt::SchemaType for CallToolResultContentItem {
     }
 }
 impl __p::Shape for CallToolResultContentItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -6598,7 +6496,7 @@ impl __p::Shape for CallToolResultContentItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -6630,10 +6528,10 @@ impl __p::Builder for __CallToolResultContentItemBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CallToolResultContentItem, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     CallToolResultContentItem::TextContent(__p::Builder::finish(b)?)
@@ -6653,36 +6551,34 @@ impl __p::Tagged for CallToolResultContentItem {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CallToolResultContentItem object, chosen by `type`";
     type Builder = __CallToolResultContentItemBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__CallToolResultContentItemBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__CallToolResultContentItemBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
+                Some("text") => {
                     __CallToolResultContentItemBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
+                        __TextContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("image") => {
+                Some("image") => {
                     __CallToolResultContentItemBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
+                        __ImageContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resource") => {
+                Some("resource") => {
                     __CallToolResultContentItemBuilder::EmbeddedResource(
-                        <__EmbeddedResourceBuilder as ::core::default::Default>::default(),
+                        __EmbeddedResourceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __CallToolResultContentItemBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolResultContentItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, CallToolResultContentItem>(d)
@@ -6702,7 +6598,7 @@ pub struct CallToolRequest {
 #[derive(Default)]
 pub struct __CallToolRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CallToolRequestParams>,
+    params: Option<CallToolRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestBuilder {
@@ -6725,30 +6621,28 @@ impl __p::Builder for __CallToolRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CallToolRequest {
+        Ok(CallToolRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
-impl __p::serde::Serialize for CallToolRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/call")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -6763,7 +6657,7 @@ impl __rt::SchemaType for CallToolRequest {
     }
 }
 impl __p::Shape for CallToolRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -6771,7 +6665,7 @@ impl __p::Shape for CallToolRequest {
             &[("method", true, __p::Lit::Str("tools/call"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -6782,8 +6676,8 @@ impl __p::Shape for CallToolRequest {
 /// The inline type of [`CallToolRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
-    pub name: ::std::string::String,
-    pub arguments: ::core::option::Option<__rt::JsonObject>,
+    pub name: String,
+    pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6791,8 +6685,8 @@ pub struct CallToolRequestParams {
 /// Reads and writes `CallToolRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolRequestParamsBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestParamsBuilder {
@@ -6808,18 +6702,18 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CallToolRequestParams, E> {
-        ::core::result::Result::Ok(CallToolRequestParams {
+        Ok(CallToolRequestParams {
             name: __p::need(self.name, "name")?,
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6828,15 +6722,15 @@ impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
         >(d, "CallToolRequestParams")
     }
 }
-impl __p::serde::Serialize for CallToolRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -6851,18 +6745,18 @@ impl __rt::SchemaType for CallToolRequestParams {
     }
 }
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -6871,7 +6765,7 @@ impl __p::Shape for CallToolRequestParams {
 /// Always carries `"method": "notifications/tools/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6880,7 +6774,7 @@ pub struct ToolListChangedNotification {
 #[derive(Default)]
 pub struct __ToolListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolListChangedNotificationBuilder {
@@ -6903,18 +6797,18 @@ impl __p::Builder for __ToolListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ToolListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ToolListChangedNotification {
+        Ok(ToolListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6923,15 +6817,15 @@ impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
         >(d, "ToolListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ToolListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/tools/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -6946,7 +6840,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
     }
 }
 impl __p::Shape for ToolListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6954,7 +6848,7 @@ impl __p::Shape for ToolListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -6966,9 +6860,9 @@ impl __p::Shape for ToolListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tool {
     /// The name of the tool.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A human-readable description of the tool.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     pub input_schema: ToolInputSchema,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -6978,9 +6872,9 @@ pub struct Tool {
 /// Reads and writes `Tool` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    input_schema: ::core::option::Option<ToolInputSchema>,
+    name: Option<String>,
+    description: Option<String>,
+    input_schema: Option<ToolInputSchema>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolBuilder {
@@ -6999,8 +6893,8 @@ impl __p::Builder for __ToolBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
-        ::core::result::Result::Ok(Tool {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
+        Ok(Tool {
             name: __p::need(self.name, "name")?,
             description: self.description,
             input_schema: __p::need(self.input_schema, "inputSchema")?,
@@ -7008,22 +6902,22 @@ impl __p::Builder for __ToolBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
-impl __p::serde::Serialize for Tool {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Tool {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("inputSchema", &self.input_schema)?;
@@ -7039,19 +6933,19 @@ impl __rt::SchemaType for Tool {
     }
 }
 impl __p::Shape for Tool {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "inputSchema"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
@@ -7060,10 +6954,8 @@ impl __p::Shape for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7072,10 +6964,8 @@ pub struct ToolInputSchema {
 #[derive(Default)]
 pub struct __ToolInputSchemaBuilder {
     __lit_type: bool,
-    properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolInputSchemaBuilder {
@@ -7096,36 +6986,34 @@ impl __p::Builder for __ToolInputSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolInputSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolInputSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolInputSchema {
+        Ok(ToolInputSchema {
             properties: self.properties,
             required: self.required,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
-impl __p::serde::Serialize for ToolInputSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolInputSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "object")?;
-        if let ::core::option::Option::Some(v) = &self.properties {
+        if let Some(v) = &self.properties {
             m.serialize_entry("properties", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -7140,28 +7028,21 @@ impl __rt::SchemaType for ToolInputSchema {
     }
 }
 impl __p::Shape for ToolInputSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
                 (
                     "properties",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "required",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("required", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
@@ -7179,7 +7060,7 @@ pub struct SetLevelRequest {
 #[derive(Default)]
 pub struct __SetLevelRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SetLevelRequestParams>,
+    params: Option<SetLevelRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SetLevelRequestBuilder {
@@ -7202,30 +7083,28 @@ impl __p::Builder for __SetLevelRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SetLevelRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SetLevelRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(SetLevelRequest {
+        Ok(SetLevelRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SetLevelRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SetLevelRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
     }
 }
-impl __p::serde::Serialize for SetLevelRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SetLevelRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "logging/setLevel")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -7240,7 +7119,7 @@ impl __rt::SchemaType for SetLevelRequest {
     }
 }
 impl __p::Shape for SetLevelRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7248,7 +7127,7 @@ impl __p::Shape for SetLevelRequest {
             &[("method", true, __p::Lit::Str("logging/setLevel"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7268,7 +7147,7 @@ pub struct SetLevelRequestParams {
 /// Reads and writes `SetLevelRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SetLevelRequestParamsBuilder {
-    level: ::core::option::Option<LoggingLevel>,
+    level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SetLevelRequestParamsBuilder {
@@ -7283,17 +7162,17 @@ impl __p::Builder for __SetLevelRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SetLevelRequestParams, E> {
-        ::core::result::Result::Ok(SetLevelRequestParams {
+        Ok(SetLevelRequestParams {
             level: __p::need(self.level, "level")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SetLevelRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7302,13 +7181,13 @@ impl<'de> __p::serde::Deserialize<'de> for SetLevelRequestParams {
         >(d, "SetLevelRequestParams")
     }
 }
-impl __p::serde::Serialize for SetLevelRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SetLevelRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("level", &self.level)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -7322,7 +7201,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
     }
 }
 impl __p::Shape for SetLevelRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["level"],
@@ -7330,7 +7209,7 @@ impl __p::Shape for SetLevelRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
     }
 }
@@ -7348,7 +7227,7 @@ pub struct LoggingMessageNotification {
 #[derive(Default)]
 pub struct __LoggingMessageNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<LoggingMessageNotificationParams>,
+    params: Option<LoggingMessageNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LoggingMessageNotificationBuilder {
@@ -7371,18 +7250,18 @@ impl __p::Builder for __LoggingMessageNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(LoggingMessageNotification {
+        Ok(LoggingMessageNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7391,13 +7270,13 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
         >(d, "LoggingMessageNotification")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/message")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -7412,7 +7291,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
     }
 }
 impl __p::Shape for LoggingMessageNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7425,7 +7304,7 @@ impl __p::Shape for LoggingMessageNotification {
             &[("method", true, __p::Lit::Str("notifications/message"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7439,9 +7318,9 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    pub logger: ::core::option::Option<::std::string::String>,
+    pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-    pub data: __p::serde_json::Value,
+    pub data: serde_json::Value,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7449,9 +7328,9 @@ pub struct LoggingMessageNotificationParams {
 /// Reads and writes `LoggingMessageNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __LoggingMessageNotificationParamsBuilder {
-    level: ::core::option::Option<LoggingLevel>,
-    logger: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    level: Option<LoggingLevel>,
+    logger: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
@@ -7468,10 +7347,10 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotificationParams, E> {
-        ::core::result::Result::Ok(LoggingMessageNotificationParams {
+        Ok(LoggingMessageNotificationParams {
             level: __p::need(self.level, "level")?,
             logger: self.logger,
             data: __p::need(self.data, "data")?,
@@ -7479,8 +7358,8 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7489,15 +7368,15 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         >(d, "LoggingMessageNotificationParams")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("level", &self.level)?;
-        if let ::core::option::Option::Some(v) = &self.logger {
+        if let Some(v) = &self.logger {
             m.serialize_entry("logger", v)?;
         }
         m.serialize_entry("data", &self.data)?;
@@ -7513,19 +7392,19 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
     }
 }
 impl __p::Shape for LoggingMessageNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["level", "data"],
             &[
                 ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
-                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("logger", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
     }
 }
@@ -7552,7 +7431,7 @@ pub enum LoggingLevel {
     /// `"emergency"`
     Emergency,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl LoggingLevel {
     /// The value as written on the wire.
@@ -7583,28 +7462,28 @@ impl LoggingLevel {
         }
     }
 }
-impl ::core::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for LoggingLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for LoggingLevel {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingLevel {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingLevel {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a LoggingLevel string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for LoggingLevel {
@@ -7613,10 +7492,10 @@ impl __rt::SchemaType for LoggingLevel {
     }
 }
 impl __p::Shape for LoggingLevel {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -7626,7 +7505,7 @@ impl __p::Shape for LoggingLevel {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -7644,7 +7523,7 @@ pub struct CreateMessageRequest {
 #[derive(Default)]
 pub struct __CreateMessageRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CreateMessageRequestParams>,
+    params: Option<CreateMessageRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestBuilder {
@@ -7667,18 +7546,18 @@ impl __p::Builder for __CreateMessageRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CreateMessageRequest {
+        Ok(CreateMessageRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7687,13 +7566,13 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
         >(d, "CreateMessageRequest")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "sampling/createMessage")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -7708,7 +7587,7 @@ impl __rt::SchemaType for CreateMessageRequest {
     }
 }
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7716,7 +7595,7 @@ impl __p::Shape for CreateMessageRequest {
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7734,7 +7613,7 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `"allServers"`
     AllServers,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageRequestParamsIncludeContext {
     /// The value as written on the wire.
@@ -7755,31 +7634,31 @@ impl CreateMessageRequestParamsIncludeContext {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageRequestParamsIncludeContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParamsIncludeContext {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParamsIncludeContext {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}",
                     "a CreateMessageRequestParamsIncludeContext string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
@@ -7788,10 +7667,10 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
     }
 }
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -7801,29 +7680,27 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
 /// The inline type of [`CreateMessageRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
-    pub messages: ::std::vec::Vec<SamplingMessage>,
+    pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    pub model_preferences: ::core::option::Option<ModelPreferences>,
+    pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    pub system_prompt: ::core::option::Option<::std::string::String>,
+    pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    pub include_context: ::core::option::Option<
-        CreateMessageRequestParamsIncludeContext,
-    >,
+    pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
     /// JSON Schema type: `number`.
-    pub temperature: ::core::option::Option<__p::serde_json::Number>,
+    pub temperature: Option<serde_json::Number>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     pub max_tokens: i64,
-    pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    pub metadata: ::core::option::Option<__rt::JsonObject>,
+    pub metadata: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7831,14 +7708,14 @@ pub struct CreateMessageRequestParams {
 /// Reads and writes `CreateMessageRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageRequestParamsBuilder {
-    messages: ::core::option::Option<::std::vec::Vec<SamplingMessage>>,
-    model_preferences: ::core::option::Option<ModelPreferences>,
-    system_prompt: ::core::option::Option<::std::string::String>,
-    include_context: ::core::option::Option<CreateMessageRequestParamsIncludeContext>,
-    temperature: ::core::option::Option<__p::serde_json::Number>,
-    max_tokens: ::core::option::Option<i64>,
-    stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    metadata: ::core::option::Option<__rt::JsonObject>,
+    messages: Option<Vec<SamplingMessage>>,
+    model_preferences: Option<ModelPreferences>,
+    system_prompt: Option<String>,
+    include_context: Option<CreateMessageRequestParamsIncludeContext>,
+    temperature: Option<serde_json::Number>,
+    max_tokens: Option<i64>,
+    stop_sequences: Option<Vec<String>>,
+    metadata: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
@@ -7870,10 +7747,10 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequestParams, E> {
-        ::core::result::Result::Ok(CreateMessageRequestParams {
+        Ok(CreateMessageRequestParams {
             messages: __p::need(self.messages, "messages")?,
             model_preferences: self.model_preferences,
             system_prompt: self.system_prompt,
@@ -7886,8 +7763,8 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7896,31 +7773,31 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
         >(d, "CreateMessageRequestParams")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("messages", &self.messages)?;
-        if let ::core::option::Option::Some(v) = &self.model_preferences {
+        if let Some(v) = &self.model_preferences {
             m.serialize_entry("modelPreferences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.system_prompt {
+        if let Some(v) = &self.system_prompt {
             m.serialize_entry("systemPrompt", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.include_context {
+        if let Some(v) = &self.include_context {
             m.serialize_entry("includeContext", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.temperature {
+        if let Some(v) = &self.temperature {
             m.serialize_entry("temperature", v)?;
         }
         m.serialize_entry("maxTokens", &self.max_tokens)?;
-        if let ::core::option::Option::Some(v) = &self.stop_sequences {
+        if let Some(v) = &self.stop_sequences {
             m.serialize_entry("stopSequences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.metadata {
+        if let Some(v) = &self.metadata {
             m.serialize_entry("metadata", v)?;
         }
         for (k, v) in &self.extra {
@@ -7935,41 +7812,28 @@ impl __rt::SchemaType for CreateMessageRequestParams {
     }
 }
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
             &[
-                (
-                    "messages",
-                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("messages", <Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit),
                 ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
-                (
-                    "systemPrompt",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("systemPrompt", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "includeContext",
                     <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
                         as __p::Fit,
                 ),
-                (
-                    "temperature",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("temperature", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
-                (
-                    "stopSequences",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("stopSequences", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("metadata", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
@@ -7977,13 +7841,13 @@ impl __p::Shape for CreateMessageRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
-    pub model: ::std::string::String,
+    pub model: String,
     /// The reason why sampling stopped, if known.
-    pub stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -7991,11 +7855,11 @@ pub struct CreateMessageResult {
 /// Reads and writes `CreateMessageResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
-    model: ::core::option::Option<::std::string::String>,
-    stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    meta: Option<__rt::JsonObject>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
+    model: Option<String>,
+    stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageResultBuilder {
@@ -8016,10 +7880,10 @@ impl __p::Builder for __CreateMessageResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageResult, E> {
-        ::core::result::Result::Ok(CreateMessageResult {
+        Ok(CreateMessageResult {
             meta: self.meta,
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
@@ -8029,8 +7893,8 @@ impl __p::Builder for __CreateMessageResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8039,20 +7903,20 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
         >(d, "CreateMessageResult")
     }
 }
-impl __p::serde::Serialize for CreateMessageResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         m.serialize_entry("model", &self.model)?;
-        if let ::core::option::Option::Some(v) = &self.stop_reason {
+        if let Some(v) = &self.stop_reason {
             m.serialize_entry("stopReason", v)?;
         }
         for (k, v) in &self.extra {
@@ -8067,7 +7931,7 @@ impl __rt::SchemaType for CreateMessageResult {
     }
 }
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -8075,7 +7939,7 @@ impl __p::Shape for CreateMessageResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("role", <Role as __p::Shape>::fits as __p::Fit),
                 ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
-                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("model", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "stopReason",
                     <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
@@ -8084,7 +7948,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
@@ -8098,7 +7962,7 @@ pub enum CreateMessageResultStopReason {
     /// `"maxTokens"`
     MaxTokens,
     /// Any other string, which the schema allows.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageResultStopReason {
     /// The value as written on the wire.
@@ -8119,30 +7983,30 @@ impl CreateMessageResultStopReason {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageResultStopReason {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageResultStopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageResultStopReason {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResultStopReason {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResultStopReason {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}", "a CreateMessageResultStopReason string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageResultStopReason {
@@ -8151,10 +8015,10 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
     }
 }
 impl __p::Shape for CreateMessageResultStopReason {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if true {
@@ -8164,7 +8028,7 @@ impl __p::Shape for CreateMessageResultStopReason {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -8180,8 +8044,8 @@ pub struct SamplingMessage {
 /// Reads and writes `SamplingMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SamplingMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SamplingMessageBuilder {
@@ -8197,30 +8061,28 @@ impl __p::Builder for __SamplingMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SamplingMessage, E> {
-        ::core::result::Result::Ok(SamplingMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SamplingMessage, E> {
+        Ok(SamplingMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
-impl __p::serde::Serialize for SamplingMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         for (k, v) in &self.extra {
@@ -8235,7 +8097,7 @@ impl __rt::SchemaType for SamplingMessage {
     }
 }
 impl __p::Shape for SamplingMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -8246,7 +8108,7 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -8262,15 +8124,15 @@ pub enum SamplingMessageContent {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for SamplingMessageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -8284,13 +8146,13 @@ impl __rt::SchemaType for SamplingMessageContent {
     }
 }
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [<TextContent as __p::Shape>::score(v), <ImageContent as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [<TextContent as __p::Shape>::fits(v), <ImageContent as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -8316,10 +8178,10 @@ impl __p::Builder for __SamplingMessageContentBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SamplingMessageContent, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     SamplingMessageContent::TextContent(__p::Builder::finish(b)?)
@@ -8336,31 +8198,29 @@ impl __p::Tagged for SamplingMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContent object, chosen by `type`";
     type Builder = __SamplingMessageContentBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__SamplingMessageContentBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__SamplingMessageContentBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
+                Some("text") => {
                     __SamplingMessageContentBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
+                        __TextContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("image") => {
+                Some("image") => {
                     __SamplingMessageContentBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
+                        __ImageContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __SamplingMessageContentBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, SamplingMessageContent>(d)
@@ -8369,7 +8229,7 @@ impl<'de> __p::serde::Deserialize<'de> for SamplingMessageContent {
 /// Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotated {
-    pub annotations: ::core::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8377,7 +8237,7 @@ pub struct Annotated {
 /// Reads and writes `Annotated` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __AnnotatedBuilder {
-    annotations: ::core::option::Option<AnnotatedAnnotations>,
+    annotations: Option<AnnotatedAnnotations>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AnnotatedBuilder {
@@ -8394,28 +8254,28 @@ impl __p::Builder for __AnnotatedBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Annotated, E> {
-        ::core::result::Result::Ok(Annotated {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Annotated, E> {
+        Ok(Annotated {
             annotations: self.annotations,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Annotated {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Annotated {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __AnnotatedBuilder>(d, "Annotated")
     }
 }
-impl __p::serde::Serialize for Annotated {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Annotated {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         for (k, v) in &self.extra {
@@ -8430,7 +8290,7 @@ impl __rt::SchemaType for Annotated {
     }
 }
 impl __p::Shape for Annotated {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -8438,7 +8298,7 @@ impl __p::Shape for Annotated {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -8448,7 +8308,7 @@ pub struct AnnotatedAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
+    pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
@@ -8460,7 +8320,7 @@ pub struct AnnotatedAnnotations {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub priority: ::core::option::Option<__p::serde_json::Number>,
+    pub priority: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8468,8 +8328,8 @@ pub struct AnnotatedAnnotations {
 /// Reads and writes `AnnotatedAnnotations` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __AnnotatedAnnotationsBuilder {
-    audience: ::core::option::Option<::std::vec::Vec<Role>>,
-    priority: ::core::option::Option<__p::serde_json::Number>,
+    audience: Option<Vec<Role>>,
+    priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AnnotatedAnnotationsBuilder {
@@ -8485,18 +8345,18 @@ impl __p::Builder for __AnnotatedAnnotationsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<AnnotatedAnnotations, E> {
-        ::core::result::Result::Ok(AnnotatedAnnotations {
+        Ok(AnnotatedAnnotations {
             audience: self.audience,
             priority: self.priority,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for AnnotatedAnnotations {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for AnnotatedAnnotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8505,17 +8365,17 @@ impl<'de> __p::serde::Deserialize<'de> for AnnotatedAnnotations {
         >(d, "AnnotatedAnnotations")
     }
 }
-impl __p::serde::Serialize for AnnotatedAnnotations {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for AnnotatedAnnotations {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.audience {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.audience {
             m.serialize_entry("audience", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.priority {
+        if let Some(v) = &self.priority {
             m.serialize_entry("priority", v)?;
         }
         for (k, v) in &self.extra {
@@ -8530,18 +8390,18 @@ impl __rt::SchemaType for AnnotatedAnnotations {
     }
 }
 impl __p::Shape for AnnotatedAnnotations {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
-                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("audience", <Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -8550,9 +8410,9 @@ impl __p::Shape for AnnotatedAnnotations {
 /// Always carries `"type": "text"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextContent {
-    pub annotations: ::core::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// The text content of the message.
-    pub text: ::std::string::String,
+    pub text: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8560,9 +8420,9 @@ pub struct TextContent {
 /// Reads and writes `TextContent` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TextContentBuilder {
-    annotations: ::core::option::Option<AnnotatedAnnotations>,
+    annotations: Option<AnnotatedAnnotations>,
     __lit_type: bool,
-    text: ::core::option::Option<::std::string::String>,
+    text: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextContentBuilder {
@@ -8583,30 +8443,30 @@ impl __p::Builder for __TextContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(TextContent {
+        Ok(TextContent {
             annotations: self.annotations,
             text: __p::need(self.text, "text")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
-impl __p::serde::Serialize for TextContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         m.serialize_entry("type", "text")?;
@@ -8623,18 +8483,18 @@ impl __rt::SchemaType for TextContent {
     }
 }
 impl __p::Shape for TextContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
             &[
                 ("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit),
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
@@ -8643,13 +8503,13 @@ impl __p::Shape for TextContent {
 /// Always carries `"type": "image"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ImageContent {
-    pub annotations: ::core::option::Option<AnnotatedAnnotations>,
+    pub annotations: Option<AnnotatedAnnotations>,
     /// The base64-encoded image data.
     ///
     /// Format: `byte`.
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the image. Different providers may support different image types.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8657,10 +8517,10 @@ pub struct ImageContent {
 /// Reads and writes `ImageContent` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ImageContentBuilder {
-    annotations: ::core::option::Option<AnnotatedAnnotations>,
+    annotations: Option<AnnotatedAnnotations>,
     __lit_type: bool,
-    data: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
+    data: Option<String>,
+    mime_type: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImageContentBuilder {
@@ -8682,11 +8542,9 @@ impl __p::Builder for __ImageContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ImageContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ImageContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ImageContent {
+        Ok(ImageContent {
             annotations: self.annotations,
             data: __p::need(self.data, "data")?,
             mime_type: __p::need(self.mime_type, "mimeType")?,
@@ -8694,21 +8552,21 @@ impl __p::Builder for __ImageContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
-impl __p::serde::Serialize for ImageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ImageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         m.serialize_entry("type", "image")?;
@@ -8726,19 +8584,19 @@ impl __rt::SchemaType for ImageContent {
     }
 }
 impl __p::Shape for ImageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
             &[
                 ("annotations", <AnnotatedAnnotations as __p::Shape>::fits as __p::Fit),
-                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -8766,7 +8624,7 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
+    pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
@@ -8776,7 +8634,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub cost_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub cost_priority: Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
@@ -8786,7 +8644,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub speed_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub speed_priority: Option<serde_json::Number>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
@@ -8796,7 +8654,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub intelligence_priority: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8804,10 +8662,10 @@ pub struct ModelPreferences {
 /// Reads and writes `ModelPreferences` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelPreferencesBuilder {
-    hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
-    cost_priority: ::core::option::Option<__p::serde_json::Number>,
-    speed_priority: ::core::option::Option<__p::serde_json::Number>,
-    intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    hints: Option<Vec<ModelHint>>,
+    cost_priority: Option<serde_json::Number>,
+    speed_priority: Option<serde_json::Number>,
+    intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelPreferencesBuilder {
@@ -8831,10 +8689,8 @@ impl __p::Builder for __ModelPreferencesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ModelPreferences, E> {
-        ::core::result::Result::Ok(ModelPreferences {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelPreferences, E> {
+        Ok(ModelPreferences {
             hints: self.hints,
             cost_priority: self.cost_priority,
             speed_priority: self.speed_priority,
@@ -8843,30 +8699,30 @@ impl __p::Builder for __ModelPreferencesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
-impl __p::serde::Serialize for ModelPreferences {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelPreferences {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.hints {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.hints {
             m.serialize_entry("hints", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.cost_priority {
+        if let Some(v) = &self.cost_priority {
             m.serialize_entry("costPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.speed_priority {
+        if let Some(v) = &self.speed_priority {
             m.serialize_entry("speedPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.intelligence_priority {
+        if let Some(v) = &self.intelligence_priority {
             m.serialize_entry("intelligencePriority", v)?;
         }
         for (k, v) in &self.extra {
@@ -8881,29 +8737,23 @@ impl __rt::SchemaType for ModelPreferences {
     }
 }
 impl __p::Shape for ModelPreferences {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
-                (
-                    "costPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "speedPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("hints", <Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                ("costPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("speedPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 (
                     "intelligencePriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                    <serde_json::Number as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -8922,7 +8772,7 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    pub name: ::core::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8930,7 +8780,7 @@ pub struct ModelHint {
 /// Reads and writes `ModelHint` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelHintBuilder {
-    name: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelHintBuilder {
@@ -8945,28 +8795,28 @@ impl __p::Builder for __ModelHintBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
-        ::core::result::Result::Ok(ModelHint {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
+        Ok(ModelHint {
             name: self.name,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
-impl __p::serde::Serialize for ModelHint {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelHint {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
         for (k, v) in &self.extra {
@@ -8981,15 +8831,15 @@ impl __rt::SchemaType for ModelHint {
     }
 }
 impl __p::Shape for ModelHint {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("name", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -9007,7 +8857,7 @@ pub struct CompleteRequest {
 #[derive(Default)]
 pub struct __CompleteRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CompleteRequestParams>,
+    params: Option<CompleteRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestBuilder {
@@ -9030,30 +8880,28 @@ impl __p::Builder for __CompleteRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CompleteRequest {
+        Ok(CompleteRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
-impl __p::serde::Serialize for CompleteRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "completion/complete")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -9068,7 +8916,7 @@ impl __rt::SchemaType for CompleteRequest {
     }
 }
 impl __p::Shape for CompleteRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9076,7 +8924,7 @@ impl __p::Shape for CompleteRequest {
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9096,15 +8944,15 @@ pub enum CompleteRequestParamsRef {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for CompleteRequestParamsRef {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsRef {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PromptReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PromptReference(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceReference(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -9118,7 +8966,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
     }
 }
 impl __p::Shape for CompleteRequestParamsRef {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceReference as __p::Shape>::score(v),
@@ -9127,7 +8975,7 @@ impl __p::Shape for CompleteRequestParamsRef {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::fits(v),
             <ResourceReference as __p::Shape>::fits(v),
@@ -9156,10 +9004,10 @@ impl __p::Builder for __CompleteRequestParamsRefBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsRef, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::PromptReference(b) => {
                     CompleteRequestParamsRef::PromptReference(__p::Builder::finish(b)?)
@@ -9176,31 +9024,29 @@ impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
     type Builder = __CompleteRequestParamsRefBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__CompleteRequestParamsRefBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__CompleteRequestParamsRefBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ref/prompt") => {
+                Some("ref/prompt") => {
                     __CompleteRequestParamsRefBuilder::PromptReference(
-                        <__PromptReferenceBuilder as ::core::default::Default>::default(),
+                        __PromptReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("ref/resource") => {
+                Some("ref/resource") => {
                     __CompleteRequestParamsRefBuilder::ResourceReference(
-                        <__ResourceReferenceBuilder as ::core::default::Default>::default(),
+                        __ResourceReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __CompleteRequestParamsRefBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
@@ -9210,9 +9056,9 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
-    pub name: ::std::string::String,
+    pub name: String,
     /// The value of the argument to use for completion matching.
-    pub value: ::std::string::String,
+    pub value: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9220,8 +9066,8 @@ pub struct CompleteRequestParamsArgument {
 /// Reads and writes `CompleteRequestParamsArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    value: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    value: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
@@ -9237,18 +9083,18 @@ impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsArgument, E> {
-        ::core::result::Result::Ok(CompleteRequestParamsArgument {
+        Ok(CompleteRequestParamsArgument {
             name: __p::need(self.name, "name")?,
             value: __p::need(self.value, "value")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9257,13 +9103,13 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         >(d, "CompleteRequestParamsArgument")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParamsArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
         m.serialize_entry("value", &self.value)?;
         for (k, v) in &self.extra {
@@ -9278,18 +9124,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
     }
 }
 impl __p::Shape for CompleteRequestParamsArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "value"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("value", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
@@ -9306,8 +9152,8 @@ pub struct CompleteRequestParams {
 /// Reads and writes `CompleteRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsBuilder {
-    r#ref: ::core::option::Option<CompleteRequestParamsRef>,
-    argument: ::core::option::Option<CompleteRequestParamsArgument>,
+    r#ref: Option<CompleteRequestParamsRef>,
+    argument: Option<CompleteRequestParamsArgument>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsBuilder {
@@ -9323,18 +9169,18 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParams, E> {
-        ::core::result::Result::Ok(CompleteRequestParams {
+        Ok(CompleteRequestParams {
             r#ref: __p::need(self.r#ref, "ref")?,
             argument: __p::need(self.argument, "argument")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9343,13 +9189,13 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
         >(d, "CompleteRequestParams")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("ref", &self.r#ref)?;
         m.serialize_entry("argument", &self.argument)?;
         for (k, v) in &self.extra {
@@ -9364,7 +9210,7 @@ impl __rt::SchemaType for CompleteRequestParams {
     }
 }
 impl __p::Shape for CompleteRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["ref", "argument"],
@@ -9378,7 +9224,7 @@ impl __p::Shape for CompleteRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
@@ -9386,7 +9232,7 @@ impl __p::Shape for CompleteRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -9395,8 +9241,8 @@ pub struct CompleteResult {
 /// Reads and writes `CompleteResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    completion: ::core::option::Option<CompleteResultCompletion>,
+    meta: Option<__rt::JsonObject>,
+    completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultBuilder {
@@ -9412,31 +9258,29 @@ impl __p::Builder for __CompleteResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteResult, E> {
-        ::core::result::Result::Ok(CompleteResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteResult, E> {
+        Ok(CompleteResult {
             meta: self.meta,
             completion: __p::need(self.completion, "completion")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
-impl __p::serde::Serialize for CompleteResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("completion", &self.completion)?;
@@ -9452,7 +9296,7 @@ impl __rt::SchemaType for CompleteResult {
     }
 }
 impl __p::Shape for CompleteResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["completion"],
@@ -9466,7 +9310,7 @@ impl __p::Shape for CompleteResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
 }
@@ -9474,11 +9318,11 @@ impl __p::Shape for CompleteResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
-    pub values: ::std::vec::Vec<::std::string::String>,
+    pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    pub total: ::core::option::Option<i64>,
+    pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    pub has_more: ::core::option::Option<bool>,
+    pub has_more: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9486,9 +9330,9 @@ pub struct CompleteResultCompletion {
 /// Reads and writes `CompleteResultCompletion` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultCompletionBuilder {
-    values: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    total: ::core::option::Option<i64>,
-    has_more: ::core::option::Option<bool>,
+    values: Option<Vec<String>>,
+    total: Option<i64>,
+    has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultCompletionBuilder {
@@ -9505,10 +9349,10 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteResultCompletion, E> {
-        ::core::result::Result::Ok(CompleteResultCompletion {
+        Ok(CompleteResultCompletion {
             values: __p::need(self.values, "values")?,
             total: self.total,
             has_more: self.has_more,
@@ -9516,8 +9360,8 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9526,18 +9370,18 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
         >(d, "CompleteResultCompletion")
     }
 }
-impl __p::serde::Serialize for CompleteResultCompletion {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResultCompletion {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("values", &self.values)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.has_more {
+        if let Some(v) = &self.has_more {
             m.serialize_entry("hasMore", v)?;
         }
         for (k, v) in &self.extra {
@@ -9552,23 +9396,19 @@ impl __rt::SchemaType for CompleteResultCompletion {
     }
 }
 impl __p::Shape for CompleteResultCompletion {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["values"],
             &[
-                (
-                    "values",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("values", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("total", <i64 as __p::Shape>::fits as __p::Fit),
                 ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
     }
 }
@@ -9580,7 +9420,7 @@ pub struct ResourceReference {
     /// The URI or URI template of the resource.
     ///
     /// Format: `uri-template`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9589,7 +9429,7 @@ pub struct ResourceReference {
 #[derive(Default)]
 pub struct __ResourceReferenceBuilder {
     __lit_type: bool,
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceReferenceBuilder {
@@ -9612,30 +9452,30 @@ impl __p::Builder for __ResourceReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ResourceReference {
+        Ok(ResourceReference {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceReferenceBuilder>(d, "ResourceReference")
     }
 }
-impl __p::serde::Serialize for ResourceReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "ref/resource")?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
@@ -9650,15 +9490,15 @@ impl __rt::SchemaType for ResourceReference {
     }
 }
 impl __p::Shape for ResourceReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "uri"],
@@ -9672,7 +9512,7 @@ impl __p::Shape for ResourceReference {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptReference {
     /// The name of the prompt or prompt template
-    pub name: ::std::string::String,
+    pub name: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9681,7 +9521,7 @@ pub struct PromptReference {
 #[derive(Default)]
 pub struct __PromptReferenceBuilder {
     __lit_type: bool,
-    name: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptReferenceBuilder {
@@ -9704,30 +9544,28 @@ impl __p::Builder for __PromptReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptReference, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(PromptReference {
+        Ok(PromptReference {
             name: __p::need(self.name, "name")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
-impl __p::serde::Serialize for PromptReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "ref/prompt")?;
         m.serialize_entry("name", &self.name)?;
         for (k, v) in &self.extra {
@@ -9742,15 +9580,15 @@ impl __rt::SchemaType for PromptReference {
     }
 }
 impl __p::Shape for PromptReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "name"],
-            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("name", <String as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "name"],
@@ -9769,7 +9607,7 @@ impl __p::Shape for PromptReference {
 /// Always carries `"method": "roots/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
-    pub params: ::core::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9778,7 +9616,7 @@ pub struct ListRootsRequest {
 #[derive(Default)]
 pub struct __ListRootsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<RequestParams>,
+    params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsRequestBuilder {
@@ -9801,32 +9639,30 @@ impl __p::Builder for __ListRootsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListRootsRequest {
+        Ok(ListRootsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
-impl __p::serde::Serialize for ListRootsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "roots/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -9841,7 +9677,7 @@ impl __rt::SchemaType for ListRootsRequest {
     }
 }
 impl __p::Shape for ListRootsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -9849,7 +9685,7 @@ impl __p::Shape for ListRootsRequest {
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -9863,8 +9699,8 @@ impl __p::Shape for ListRootsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub roots: ::std::vec::Vec<Root>,
+    pub meta: Option<__rt::JsonObject>,
+    pub roots: Vec<Root>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -9872,8 +9708,8 @@ pub struct ListRootsResult {
 /// Reads and writes `ListRootsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListRootsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    roots: ::core::option::Option<::std::vec::Vec<Root>>,
+    meta: Option<__rt::JsonObject>,
+    roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsResultBuilder {
@@ -9889,31 +9725,29 @@ impl __p::Builder for __ListRootsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsResult, E> {
-        ::core::result::Result::Ok(ListRootsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsResult, E> {
+        Ok(ListRootsResult {
             meta: self.meta,
             roots: __p::need(self.roots, "roots")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
-impl __p::serde::Serialize for ListRootsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("roots", &self.roots)?;
@@ -9929,18 +9763,18 @@ impl __rt::SchemaType for ListRootsResult {
     }
 }
 impl __p::Shape for ListRootsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["roots"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit),
+                ("roots", <Vec<Root> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
 }
@@ -9952,11 +9786,11 @@ pub struct Root {
     /// other URI schemes.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    pub name: ::core::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9964,8 +9798,8 @@ pub struct Root {
 /// Reads and writes `Root` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RootBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    name: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RootBuilder {
@@ -9981,30 +9815,30 @@ impl __p::Builder for __RootBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Root, E> {
-        ::core::result::Result::Ok(Root {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Root, E> {
+        Ok(Root {
             uri: __p::need(self.uri, "uri")?,
             name: self.name,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Root {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Root {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
-impl __p::serde::Serialize for Root {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Root {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
         for (k, v) in &self.extra {
@@ -10019,18 +9853,18 @@ impl __rt::SchemaType for Root {
     }
 }
 impl __p::Shape for Root {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -10041,7 +9875,7 @@ impl __p::Shape for Root {
 /// Always carries `"method": "notifications/roots/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10050,7 +9884,7 @@ pub struct RootsListChangedNotification {
 #[derive(Default)]
 pub struct __RootsListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RootsListChangedNotificationBuilder {
@@ -10073,18 +9907,18 @@ impl __p::Builder for __RootsListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RootsListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(RootsListChangedNotification {
+        Ok(RootsListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RootsListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10093,15 +9927,15 @@ impl<'de> __p::serde::Deserialize<'de> for RootsListChangedNotification {
         >(d, "RootsListChangedNotification")
     }
 }
-impl __p::serde::Serialize for RootsListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RootsListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/roots/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -10116,7 +9950,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
     }
 }
 impl __p::Shape for RootsListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -10124,7 +9958,7 @@ impl __p::Shape for RootsListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -10164,28 +9998,26 @@ pub enum ClientRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ClientRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PingRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SetLevelRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourcesRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesRequest(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ReadResourceRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SubscribeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::UnsubscribeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::InitializeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteRequest(v) => serde::Serialize::serialize(v, s),
+            Self::SetLevelRequest(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceRequest(v) => serde::Serialize::serialize(v, s),
+            Self::SubscribeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::UnsubscribeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -10210,7 +10042,7 @@ impl __rt::SchemaType for ClientRequest {
     }
 }
 impl __p::Shape for ClientRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <InitializeRequest as __p::Shape>::score(v),
@@ -10230,7 +10062,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <InitializeRequest as __p::Shape>::fits(v),
@@ -10292,10 +10124,8 @@ impl __p::Builder for __ClientRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ClientRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ClientRequest, E> {
+        Ok(
             match self {
                 Self::PingRequest(b) => {
                     ClientRequest::PingRequest(__p::Builder::finish(b)?)
@@ -10345,86 +10175,80 @@ impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
     type Builder = __ClientRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ClientRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ClientRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ping") => {
-                    __ClientRequestBuilder::PingRequest(
-                        <__PingRequestBuilder as ::core::default::Default>::default(),
-                    )
+                Some("ping") => {
+                    __ClientRequestBuilder::PingRequest(__PingRequestBuilder::default())
                 }
-                ::core::option::Option::Some("initialize") => {
+                Some("initialize") => {
                     __ClientRequestBuilder::InitializeRequest(
-                        <__InitializeRequestBuilder as ::core::default::Default>::default(),
+                        __InitializeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("completion/complete") => {
+                Some("completion/complete") => {
                     __ClientRequestBuilder::CompleteRequest(
-                        <__CompleteRequestBuilder as ::core::default::Default>::default(),
+                        __CompleteRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("logging/setLevel") => {
+                Some("logging/setLevel") => {
                     __ClientRequestBuilder::SetLevelRequest(
-                        <__SetLevelRequestBuilder as ::core::default::Default>::default(),
+                        __SetLevelRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/get") => {
+                Some("prompts/get") => {
                     __ClientRequestBuilder::GetPromptRequest(
-                        <__GetPromptRequestBuilder as ::core::default::Default>::default(),
+                        __GetPromptRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/list") => {
+                Some("prompts/list") => {
                     __ClientRequestBuilder::ListPromptsRequest(
-                        <__ListPromptsRequestBuilder as ::core::default::Default>::default(),
+                        __ListPromptsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/list") => {
+                Some("resources/list") => {
                     __ClientRequestBuilder::ListResourcesRequest(
-                        <__ListResourcesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourcesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/templates/list") => {
+                Some("resources/templates/list") => {
                     __ClientRequestBuilder::ListResourceTemplatesRequest(
-                        <__ListResourceTemplatesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourceTemplatesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/read") => {
+                Some("resources/read") => {
                     __ClientRequestBuilder::ReadResourceRequest(
-                        <__ReadResourceRequestBuilder as ::core::default::Default>::default(),
+                        __ReadResourceRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/subscribe") => {
+                Some("resources/subscribe") => {
                     __ClientRequestBuilder::SubscribeRequest(
-                        <__SubscribeRequestBuilder as ::core::default::Default>::default(),
+                        __SubscribeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/unsubscribe") => {
+                Some("resources/unsubscribe") => {
                     __ClientRequestBuilder::UnsubscribeRequest(
-                        <__UnsubscribeRequestBuilder as ::core::default::Default>::default(),
+                        __UnsubscribeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/call") => {
+                Some("tools/call") => {
                     __ClientRequestBuilder::CallToolRequest(
-                        <__CallToolRequestBuilder as ::core::default::Default>::default(),
+                        __CallToolRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/list") => {
+                Some("tools/list") => {
                     __ClientRequestBuilder::ListToolsRequest(
-                        <__ListToolsRequestBuilder as ::core::default::Default>::default(),
+                        __ListToolsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ClientRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ClientRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ClientRequest>(d)
@@ -10444,19 +10268,17 @@ pub enum ClientNotification {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ClientNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CancelledNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ProgressNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializedNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::RootsListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::InitializedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::RootsListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -10472,7 +10294,7 @@ impl __rt::SchemaType for ClientNotification {
     }
 }
 impl __p::Shape for ClientNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -10483,7 +10305,7 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -10518,10 +10340,10 @@ impl __p::Builder for __ClientNotificationBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientNotification, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CancelledNotification(b) => {
                     ClientNotification::CancelledNotification(__p::Builder::finish(b)?)
@@ -10546,41 +10368,37 @@ impl __p::Tagged for ClientNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientNotification object, chosen by `method`";
     type Builder = __ClientNotificationBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ClientNotificationBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ClientNotificationBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("notifications/cancelled") => {
+                Some("notifications/cancelled") => {
                     __ClientNotificationBuilder::CancelledNotification(
-                        <__CancelledNotificationBuilder as ::core::default::Default>::default(),
+                        __CancelledNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/progress") => {
+                Some("notifications/progress") => {
                     __ClientNotificationBuilder::ProgressNotification(
-                        <__ProgressNotificationBuilder as ::core::default::Default>::default(),
+                        __ProgressNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/initialized") => {
+                Some("notifications/initialized") => {
                     __ClientNotificationBuilder::InitializedNotification(
-                        <__InitializedNotificationBuilder as ::core::default::Default>::default(),
+                        __InitializedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/roots/list_changed") => {
+                Some("notifications/roots/list_changed") => {
                     __ClientNotificationBuilder::RootsListChangedNotification(
-                        <__RootsListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __RootsListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ClientNotificationBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ClientNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ClientNotification>(d)
@@ -10596,15 +10414,15 @@ pub enum ClientResult {
     /// [`ListRootsResult`]
     ListRootsResult(ListRootsResult),
 }
-impl __p::serde::Serialize for ClientResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmptyResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CreateMessageResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -10618,7 +10436,7 @@ impl __rt::SchemaType for ClientResult {
     }
 }
 impl __p::Shape for ClientResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <CreateMessageResult as __p::Shape>::score(v),
@@ -10628,7 +10446,7 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <CreateMessageResult as __p::Shape>::fits(v),
@@ -10639,29 +10457,23 @@ impl __p::Shape for ClientResult {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <EmptyResult as __p::Shape>::score(&v),
             <CreateMessageResult as __p::Shape>::score(&v),
             <ListRootsResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(ClientResult::EmptyResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(ClientResult::CreateMessageResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(ClientResult::ListRootsResult)
-            }
+            Some(0usize) => __p::from_value(v).map(ClientResult::EmptyResult),
+            Some(1usize) => __p::from_value(v).map(ClientResult::CreateMessageResult),
+            Some(2usize) => __p::from_value(v).map(ClientResult::ListRootsResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)",
                     ),
                 )
@@ -10681,16 +10493,16 @@ pub enum ServerRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ServerRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PingRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CreateMessageRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -10705,7 +10517,7 @@ impl __rt::SchemaType for ServerRequest {
     }
 }
 impl __p::Shape for ServerRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
@@ -10715,7 +10527,7 @@ impl __p::Shape for ServerRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <CreateMessageRequest as __p::Shape>::fits(v),
@@ -10747,10 +10559,8 @@ impl __p::Builder for __ServerRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ServerRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ServerRequest, E> {
+        Ok(
             match self {
                 Self::PingRequest(b) => {
                     ServerRequest::PingRequest(__p::Builder::finish(b)?)
@@ -10770,36 +10580,30 @@ impl __p::Tagged for ServerRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerRequest object, chosen by `method`";
     type Builder = __ServerRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ServerRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ServerRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ping") => {
-                    __ServerRequestBuilder::PingRequest(
-                        <__PingRequestBuilder as ::core::default::Default>::default(),
-                    )
+                Some("ping") => {
+                    __ServerRequestBuilder::PingRequest(__PingRequestBuilder::default())
                 }
-                ::core::option::Option::Some("sampling/createMessage") => {
+                Some("sampling/createMessage") => {
                     __ServerRequestBuilder::CreateMessageRequest(
-                        <__CreateMessageRequestBuilder as ::core::default::Default>::default(),
+                        __CreateMessageRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("roots/list") => {
+                Some("roots/list") => {
                     __ServerRequestBuilder::ListRootsRequest(
-                        <__ListRootsRequestBuilder as ::core::default::Default>::default(),
+                        __ListRootsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ServerRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ServerRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerRequest>(d)
@@ -10825,28 +10629,20 @@ pub enum ServerNotification {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ServerNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CancelledNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ProgressNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::LoggingMessageNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceUpdatedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ResourceListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ToolListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::PromptListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::LoggingMessageNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceUpdatedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ToolListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::PromptListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -10865,7 +10661,7 @@ impl __rt::SchemaType for ServerNotification {
     }
 }
 impl __p::Shape for ServerNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -10879,7 +10675,7 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -10923,10 +10719,10 @@ impl __p::Builder for __ServerNotificationBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerNotification, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CancelledNotification(b) => {
                     ServerNotification::CancelledNotification(__p::Builder::finish(b)?)
@@ -10968,56 +10764,52 @@ impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
     type Builder = __ServerNotificationBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ServerNotificationBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ServerNotificationBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("notifications/cancelled") => {
+                Some("notifications/cancelled") => {
                     __ServerNotificationBuilder::CancelledNotification(
-                        <__CancelledNotificationBuilder as ::core::default::Default>::default(),
+                        __CancelledNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/progress") => {
+                Some("notifications/progress") => {
                     __ServerNotificationBuilder::ProgressNotification(
-                        <__ProgressNotificationBuilder as ::core::default::Default>::default(),
+                        __ProgressNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/message") => {
+                Some("notifications/message") => {
                     __ServerNotificationBuilder::LoggingMessageNotification(
-                        <__LoggingMessageNotificationBuilder as ::core::default::Default>::default(),
+                        __LoggingMessageNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/updated") => {
+                Some("notifications/resources/updated") => {
                     __ServerNotificationBuilder::ResourceUpdatedNotification(
-                        <__ResourceUpdatedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceUpdatedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/list_changed") => {
+                Some("notifications/resources/list_changed") => {
                     __ServerNotificationBuilder::ResourceListChangedNotification(
-                        <__ResourceListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/tools/list_changed") => {
+                Some("notifications/tools/list_changed") => {
                     __ServerNotificationBuilder::ToolListChangedNotification(
-                        <__ToolListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ToolListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/prompts/list_changed") => {
+                Some("notifications/prompts/list_changed") => {
                     __ServerNotificationBuilder::PromptListChangedNotification(
-                        <__PromptListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __PromptListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ServerNotificationBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ServerNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerNotification>(d)
@@ -11047,24 +10839,22 @@ pub enum ServerResult {
     /// [`ListToolsResult`]
     ListToolsResult(ListToolsResult),
 }
-impl __p::serde::Serialize for ServerResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmptyResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializeResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourcesResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesResult(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ReadResourceResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+            Self::InitializeResult(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteResult(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -11085,7 +10875,7 @@ impl __rt::SchemaType for ServerResult {
     }
 }
 impl __p::Shape for ServerResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <InitializeResult as __p::Shape>::score(v),
@@ -11102,7 +10892,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <InitializeResult as __p::Shape>::fits(v),
@@ -11120,11 +10910,11 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <EmptyResult as __p::Shape>::score(&v),
             <InitializeResult as __p::Shape>::score(&v),
@@ -11138,39 +10928,21 @@ impl<'de> __p::serde::Deserialize<'de> for ServerResult {
             <ListToolsResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(ServerResult::EmptyResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(ServerResult::InitializeResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(ServerResult::CompleteResult)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(ServerResult::GetPromptResult)
-            }
-            ::core::option::Option::Some(4usize) => {
-                __p::from_value(v).map(ServerResult::ListPromptsResult)
-            }
-            ::core::option::Option::Some(5usize) => {
-                __p::from_value(v).map(ServerResult::ListResourcesResult)
-            }
-            ::core::option::Option::Some(6usize) => {
+            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
+            Some(1usize) => __p::from_value(v).map(ServerResult::InitializeResult),
+            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
+            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
+            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
+            Some(5usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
+            Some(6usize) => {
                 __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
             }
-            ::core::option::Option::Some(7usize) => {
-                __p::from_value(v).map(ServerResult::ReadResourceResult)
-            }
-            ::core::option::Option::Some(8usize) => {
-                __p::from_value(v).map(ServerResult::CallToolResult)
-            }
-            ::core::option::Option::Some(9usize) => {
-                __p::from_value(v).map(ServerResult::ListToolsResult)
-            }
+            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
+            Some(8usize) => __p::from_value(v).map(ServerResult::CallToolResult),
+            Some(9usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)",
                     ),
                 )
@@ -11497,25 +11269,17 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    >,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<
-        T: __p::serde::Serialize + __p::serde::de::DeserializeOwned + __rt::SchemaType,
-    >(
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
         json: &str,
-    ) -> ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    > {
-        let t: T = __p::serde_json::from_str(json)?;
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t: T = serde_json::from_str(json)?;
         let name = t.schema_name();
-        ::core::result::Result::Ok((__p::serde_json::to_value(&t)?, name))
+        Ok((serde_json::to_value(&t)?, name))
     }
-    ::core::option::Option::Some(
+    Some(
         match type_name {
             "JSONRPCMessage" => go::<JSONRPCMessage>(json),
             "ProgressToken" => go::<ProgressToken>(json),
@@ -11640,7 +11404,7 @@ pub fn roundtrip_json(
             "ServerRequest" => go::<ServerRequest>(json),
             "ServerNotification" => go::<ServerNotification>(json),
             "ServerResult" => go::<ServerResult>(json),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }

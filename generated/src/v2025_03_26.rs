@@ -4,6 +4,7 @@
 //!
 //! Generated from `mcp-spec/schema/2025-03-26/schema.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -23,18 +24,18 @@ pub enum JSONRPCMessage {
     /// [`JSONRPCBatchResponse`]
     JSONRPCBatchResponse(JSONRPCBatchResponse),
 }
-impl __p::serde::Serialize for JSONRPCMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::JSONRPCRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCBatchRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCResponse(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCError(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCBatchResponse(v) => __p::serde::Serialize::serialize(v, s),
+            Self::JSONRPCRequest(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCNotification(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCBatchRequest(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCResponse(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCError(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCBatchResponse(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -51,7 +52,7 @@ impl __rt::SchemaType for JSONRPCMessage {
     }
 }
 impl __p::Shape for JSONRPCMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -64,7 +65,7 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -78,11 +79,11 @@ impl __p::Shape for JSONRPCMessage {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <JSONRPCRequest as __p::Shape>::score(&v),
             <JSONRPCNotification as __p::Shape>::score(&v),
@@ -92,27 +93,15 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
             <JSONRPCBatchResponse as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCBatchRequest)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse)
-            }
-            ::core::option::Option::Some(4usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCError)
-            }
-            ::core::option::Option::Some(5usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCBatchResponse)
-            }
+            Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
+            Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
+            Some(2usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCBatchRequest),
+            Some(3usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
+            Some(4usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCError),
+            Some(5usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCBatchResponse),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCBatchRequest (array); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`); JSONRPCBatchResponse (array)",
                     ),
                 )
@@ -121,7 +110,7 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 /// A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
-pub type JSONRPCBatchRequest = ::std::vec::Vec<JSONRPCBatchRequestItem>;
+pub type JSONRPCBatchRequest = Vec<JSONRPCBatchRequestItem>;
 /// The inline type of [`JSONRPCBatchRequest`]`.[]`.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -132,14 +121,14 @@ pub enum JSONRPCBatchRequestItem {
     /// [`JSONRPCNotification`]
     JSONRPCNotification(JSONRPCNotification),
 }
-impl __p::serde::Serialize for JSONRPCBatchRequestItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCBatchRequestItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::JSONRPCRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCNotification(v) => __p::serde::Serialize::serialize(v, s),
+            Self::JSONRPCRequest(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCNotification(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -152,7 +141,7 @@ impl __rt::SchemaType for JSONRPCBatchRequestItem {
     }
 }
 impl __p::Shape for JSONRPCBatchRequestItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -161,7 +150,7 @@ impl __p::Shape for JSONRPCBatchRequestItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -171,25 +160,25 @@ impl __p::Shape for JSONRPCBatchRequestItem {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCBatchRequestItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <JSONRPCRequest as __p::Shape>::score(&v),
             <JSONRPCNotification as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(JSONRPCBatchRequestItem::JSONRPCRequest)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(JSONRPCBatchRequestItem::JSONRPCNotification)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCBatchRequestItem matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\")",
                     ),
                 )
@@ -198,7 +187,7 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     }
 }
 /// A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
-pub type JSONRPCBatchResponse = ::std::vec::Vec<JSONRPCBatchResponseItem>;
+pub type JSONRPCBatchResponse = Vec<JSONRPCBatchResponseItem>;
 /// The inline type of [`JSONRPCBatchResponse`]`.[]`.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -209,14 +198,14 @@ pub enum JSONRPCBatchResponseItem {
     /// [`JSONRPCError`]
     JSONRPCError(JSONRPCError),
 }
-impl __p::serde::Serialize for JSONRPCBatchResponseItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCBatchResponseItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::JSONRPCResponse(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCError(v) => __p::serde::Serialize::serialize(v, s),
+            Self::JSONRPCResponse(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCError(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -229,7 +218,7 @@ impl __rt::SchemaType for JSONRPCBatchResponseItem {
     }
 }
 impl __p::Shape for JSONRPCBatchResponseItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCResponse as __p::Shape>::score(v),
             <JSONRPCError as __p::Shape>::score(v),
@@ -238,32 +227,32 @@ impl __p::Shape for JSONRPCBatchResponseItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [<JSONRPCResponse as __p::Shape>::fits(v), <JSONRPCError as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCBatchResponseItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCBatchResponseItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <JSONRPCResponse as __p::Shape>::score(&v),
             <JSONRPCError as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(JSONRPCBatchResponseItem::JSONRPCResponse)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(JSONRPCBatchResponseItem::JSONRPCError)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCBatchResponseItem matches this value; expected JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)",
                     ),
                 )
@@ -279,18 +268,18 @@ pub const JSONRPC_VERSION: &str = "2.0";
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressToken {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for ProgressToken {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressToken {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -303,82 +292,76 @@ impl __rt::SchemaType for ProgressToken {
     }
 }
 impl __p::Shape for ProgressToken {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressToken {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = ProgressToken;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("ProgressToken (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -387,11 +370,11 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
     }
 }
 /// An opaque token used to represent a cursor for pagination.
-pub type Cursor = ::std::string::String;
+pub type Cursor = String;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<RequestParams>,
+    pub method: String,
+    pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -399,8 +382,8 @@ pub struct Request {
 /// Reads and writes `Request` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<RequestParams>,
+    method: Option<String>,
+    params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestBuilder {
@@ -416,30 +399,30 @@ impl __p::Builder for __RequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Request, E> {
-        ::core::result::Result::Ok(Request {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Request, E> {
+        Ok(Request {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Request {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
-impl __p::serde::Serialize for Request {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Request {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -454,18 +437,18 @@ impl __rt::SchemaType for Request {
     }
 }
 impl __p::Shape for Request {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -473,7 +456,7 @@ impl __p::Shape for Request {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    pub progress_token: ::core::option::Option<ProgressToken>,
+    pub progress_token: Option<ProgressToken>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -481,7 +464,7 @@ pub struct RequestParamsMeta {
 /// Reads and writes `RequestParamsMeta` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsMetaBuilder {
-    progress_token: ::core::option::Option<ProgressToken>,
+    progress_token: Option<ProgressToken>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsMetaBuilder {
@@ -498,30 +481,30 @@ impl __p::Builder for __RequestParamsMetaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RequestParamsMeta, E> {
-        ::core::result::Result::Ok(RequestParamsMeta {
+        Ok(RequestParamsMeta {
             progress_token: self.progress_token,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestParamsMeta {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
     }
 }
-impl __p::serde::Serialize for RequestParamsMeta {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestParamsMeta {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.progress_token {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.progress_token {
             m.serialize_entry("progressToken", v)?;
         }
         for (k, v) in &self.extra {
@@ -536,7 +519,7 @@ impl __rt::SchemaType for RequestParamsMeta {
     }
 }
 impl __p::Shape for RequestParamsMeta {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -544,14 +527,14 @@ impl __p::Shape for RequestParamsMeta {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`Request`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -559,7 +542,7 @@ pub struct RequestParams {
 /// Reads and writes `RequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
+    meta: Option<RequestParamsMeta>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsBuilder {
@@ -574,30 +557,28 @@ impl __p::Builder for __RequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<RequestParams, E> {
-        ::core::result::Result::Ok(RequestParams {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<RequestParams, E> {
+        Ok(RequestParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
-impl __p::serde::Serialize for RequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -612,7 +593,7 @@ impl __rt::SchemaType for RequestParams {
     }
 }
 impl __p::Shape for RequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -620,14 +601,14 @@ impl __p::Shape for RequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<NotificationParams>,
+    pub method: String,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -635,8 +616,8 @@ pub struct Notification {
 /// Reads and writes `Notification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<NotificationParams>,
+    method: Option<String>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationBuilder {
@@ -652,32 +633,30 @@ impl __p::Builder for __NotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Notification, E> {
-        ::core::result::Result::Ok(Notification {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Notification, E> {
+        Ok(Notification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
-impl __p::serde::Serialize for Notification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Notification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -692,18 +671,18 @@ impl __rt::SchemaType for Notification {
     }
 }
 impl __p::Shape for Notification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -711,7 +690,7 @@ impl __p::Shape for Notification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -719,7 +698,7 @@ pub struct NotificationParams {
 /// Reads and writes `NotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationParamsBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationParamsBuilder {
@@ -734,17 +713,17 @@ impl __p::Builder for __NotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<NotificationParams, E> {
-        ::core::result::Result::Ok(NotificationParams {
+        Ok(NotificationParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -753,14 +732,14 @@ impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
         >(d, "NotificationParams")
     }
 }
-impl __p::serde::Serialize for NotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -775,7 +754,7 @@ impl __rt::SchemaType for NotificationParams {
     }
 }
 impl __p::Shape for NotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -783,14 +762,14 @@ impl __p::Shape for NotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -798,7 +777,7 @@ pub struct Result {
 /// Reads and writes `Result` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultBuilder {
@@ -813,28 +792,28 @@ impl __p::Builder for __ResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Result, E> {
-        ::core::result::Result::Ok(Result {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
+        Ok(Result {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Result {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Result {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
-impl __p::serde::Serialize for Result {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Result {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -849,7 +828,7 @@ impl __rt::SchemaType for Result {
     }
 }
 impl __p::Shape for Result {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -857,7 +836,7 @@ impl __p::Shape for Result {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -867,18 +846,18 @@ impl __p::Shape for Result {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestId {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for RequestId {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestId {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -891,82 +870,76 @@ impl __rt::SchemaType for RequestId {
     }
 }
 impl __p::Shape for RequestId {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = RequestId;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("RequestId (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -979,8 +952,8 @@ impl<'de> __p::serde::Deserialize<'de> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<RequestParams>,
+    pub method: String,
+    pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -989,10 +962,10 @@ pub struct JSONRPCRequest {
 /// Reads and writes `JSONRPCRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<RequestParams>,
+    method: Option<String>,
+    params: Option<RequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCRequestBuilder {
@@ -1017,11 +990,9 @@ impl __p::Builder for __JSONRPCRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCRequest, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCRequest {
+        Ok(JSONRPCRequest {
             method: __p::need(self.method, "method")?,
             params: self.params,
             id: __p::need(self.id, "id")?,
@@ -1029,22 +1000,22 @@ impl __p::Builder for __JSONRPCRequestBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
-impl __p::serde::Serialize for JSONRPCRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -1061,19 +1032,19 @@ impl __rt::SchemaType for JSONRPCRequest {
     }
 }
 impl __p::Shape for JSONRPCRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -1086,8 +1057,8 @@ impl __p::Shape for JSONRPCRequest {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<NotificationParams>,
+    pub method: String,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1095,8 +1066,8 @@ pub struct JSONRPCNotification {
 /// Reads and writes `JSONRPCNotification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCNotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<NotificationParams>,
+    method: Option<String>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -1121,19 +1092,19 @@ impl __p::Builder for __JSONRPCNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCNotification, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCNotification {
+        Ok(JSONRPCNotification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1142,15 +1113,15 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
         >(d, "JSONRPCNotification")
     }
 }
-impl __p::serde::Serialize for JSONRPCNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -1166,18 +1137,18 @@ impl __rt::SchemaType for JSONRPCNotification {
     }
 }
 impl __p::Shape for JSONRPCNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -1200,8 +1171,8 @@ pub struct JSONRPCResponse {
 #[derive(Default)]
 pub struct __JSONRPCResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<Result>,
+    id: Option<RequestId>,
+    result: Option<Result>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCResponseBuilder {
@@ -1225,31 +1196,29 @@ impl __p::Builder for __JSONRPCResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCResponse, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCResponse {
+        Ok(JSONRPCResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCResponseBuilder>(d, "JSONRPCResponse")
     }
 }
-impl __p::serde::Serialize for JSONRPCResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -1265,7 +1234,7 @@ impl __rt::SchemaType for JSONRPCResponse {
     }
 }
 impl __p::Shape for JSONRPCResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1276,7 +1245,7 @@ impl __p::Shape for JSONRPCResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1304,8 +1273,8 @@ pub struct JSONRPCError {
 #[derive(Default)]
 pub struct __JSONRPCErrorBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    error: ::core::option::Option<JSONRPCErrorError>,
+    id: Option<RequestId>,
+    error: Option<JSONRPCErrorError>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCErrorBuilder {
@@ -1329,31 +1298,29 @@ impl __p::Builder for __JSONRPCErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCError, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCError, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCError {
+        Ok(JSONRPCError {
             id: __p::need(self.id, "id")?,
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCErrorBuilder>(d, "JSONRPCError")
     }
 }
-impl __p::serde::Serialize for JSONRPCError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("error", &self.error)?;
@@ -1369,7 +1336,7 @@ impl __rt::SchemaType for JSONRPCError {
     }
 }
 impl __p::Shape for JSONRPCError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -1380,7 +1347,7 @@ impl __p::Shape for JSONRPCError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -1394,9 +1361,9 @@ pub struct JSONRPCErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1404,9 +1371,9 @@ pub struct JSONRPCErrorError {
 /// Reads and writes `JSONRPCErrorError` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCErrorErrorBuilder {
-    code: ::core::option::Option<i64>,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    code: Option<i64>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCErrorErrorBuilder {
@@ -1423,10 +1390,10 @@ impl __p::Builder for __JSONRPCErrorErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCErrorError, E> {
-        ::core::result::Result::Ok(JSONRPCErrorError {
+        Ok(JSONRPCErrorError {
             code: __p::need(self.code, "code")?,
             message: __p::need(self.message, "message")?,
             data: self.data,
@@ -1434,23 +1401,23 @@ impl __p::Builder for __JSONRPCErrorErrorBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCErrorError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCErrorErrorBuilder>(d, "JSONRPCErrorError")
     }
 }
-impl __p::serde::Serialize for JSONRPCErrorError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCErrorError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &self.code)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -1465,19 +1432,19 @@ impl __rt::SchemaType for JSONRPCErrorError {
     }
 }
 impl __p::Shape for JSONRPCErrorError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
                 ("code", <i64 as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
@@ -1503,7 +1470,7 @@ pub struct CancelledNotification {
 #[derive(Default)]
 pub struct __CancelledNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CancelledNotificationParams>,
+    params: Option<CancelledNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelledNotificationBuilder {
@@ -1526,18 +1493,18 @@ impl __p::Builder for __CancelledNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CancelledNotification {
+        Ok(CancelledNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1546,13 +1513,13 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
         >(d, "CancelledNotification")
     }
 }
-impl __p::serde::Serialize for CancelledNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/cancelled")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -1567,7 +1534,7 @@ impl __rt::SchemaType for CancelledNotification {
     }
 }
 impl __p::Shape for CancelledNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -1575,7 +1542,7 @@ impl __p::Shape for CancelledNotification {
             &[("method", true, __p::Lit::Str("notifications/cancelled"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -1591,7 +1558,7 @@ pub struct CancelledNotificationParams {
     /// This MUST correspond to the ID of a request previously issued in the same direction.
     pub request_id: RequestId,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    pub reason: ::core::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1599,8 +1566,8 @@ pub struct CancelledNotificationParams {
 /// Reads and writes `CancelledNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CancelledNotificationParamsBuilder {
-    request_id: ::core::option::Option<RequestId>,
-    reason: ::core::option::Option<::std::string::String>,
+    request_id: Option<RequestId>,
+    reason: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelledNotificationParamsBuilder {
@@ -1616,18 +1583,18 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotificationParams, E> {
-        ::core::result::Result::Ok(CancelledNotificationParams {
+        Ok(CancelledNotificationParams {
             request_id: __p::need(self.request_id, "requestId")?,
             reason: self.reason,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1636,15 +1603,15 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
         >(d, "CancelledNotificationParams")
     }
 }
-impl __p::serde::Serialize for CancelledNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("requestId", &self.request_id)?;
-        if let ::core::option::Option::Some(v) = &self.reason {
+        if let Some(v) = &self.reason {
             m.serialize_entry("reason", v)?;
         }
         for (k, v) in &self.extra {
@@ -1659,18 +1626,18 @@ impl __rt::SchemaType for CancelledNotificationParams {
     }
 }
 impl __p::Shape for CancelledNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["requestId"],
             &[
                 ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
-                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("reason", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["requestId"], &[])
     }
 }
@@ -1688,7 +1655,7 @@ pub struct InitializeRequest {
 #[derive(Default)]
 pub struct __InitializeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<InitializeRequestParams>,
+    params: Option<InitializeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeRequestBuilder {
@@ -1711,30 +1678,30 @@ impl __p::Builder for __InitializeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(InitializeRequest {
+        Ok(InitializeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
     }
 }
-impl __p::serde::Serialize for InitializeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "initialize")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -1749,7 +1716,7 @@ impl __rt::SchemaType for InitializeRequest {
     }
 }
 impl __p::Shape for InitializeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -1757,7 +1724,7 @@ impl __p::Shape for InitializeRequest {
             &[("method", true, __p::Lit::Str("initialize"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -1769,7 +1736,7 @@ impl __p::Shape for InitializeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ClientCapabilities,
     pub client_info: Implementation,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -1779,9 +1746,9 @@ pub struct InitializeRequestParams {
 /// Reads and writes `InitializeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InitializeRequestParamsBuilder {
-    protocol_version: ::core::option::Option<::std::string::String>,
-    capabilities: ::core::option::Option<ClientCapabilities>,
-    client_info: ::core::option::Option<Implementation>,
+    protocol_version: Option<String>,
+    capabilities: Option<ClientCapabilities>,
+    client_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeRequestParamsBuilder {
@@ -1800,10 +1767,10 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializeRequestParams, E> {
-        ::core::result::Result::Ok(InitializeRequestParams {
+        Ok(InitializeRequestParams {
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             capabilities: __p::need(self.capabilities, "capabilities")?,
             client_info: __p::need(self.client_info, "clientInfo")?,
@@ -1811,8 +1778,8 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1821,13 +1788,13 @@ impl<'de> __p::serde::Deserialize<'de> for InitializeRequestParams {
         >(d, "InitializeRequestParams")
     }
 }
-impl __p::serde::Serialize for InitializeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
         m.serialize_entry("capabilities", &self.capabilities)?;
         m.serialize_entry("clientInfo", &self.client_info)?;
@@ -1843,22 +1810,19 @@ impl __rt::SchemaType for InitializeRequestParams {
     }
 }
 impl __p::Shape for InitializeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
             &[
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
                 ("capabilities", <ClientCapabilities as __p::Shape>::fits as __p::Fit),
                 ("clientInfo", <Implementation as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
@@ -1866,15 +1830,15 @@ impl __p::Shape for InitializeRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ServerCapabilities,
     pub server_info: Implementation,
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    pub instructions: ::core::option::Option<::std::string::String>,
+    pub instructions: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -1882,11 +1846,11 @@ pub struct InitializeResult {
 /// Reads and writes `InitializeResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InitializeResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    protocol_version: ::core::option::Option<::std::string::String>,
-    capabilities: ::core::option::Option<ServerCapabilities>,
-    server_info: ::core::option::Option<Implementation>,
-    instructions: ::core::option::Option<::std::string::String>,
+    meta: Option<__rt::JsonObject>,
+    protocol_version: Option<String>,
+    capabilities: Option<ServerCapabilities>,
+    server_info: Option<Implementation>,
+    instructions: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeResultBuilder {
@@ -1909,10 +1873,8 @@ impl __p::Builder for __InitializeResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<InitializeResult, E> {
-        ::core::result::Result::Ok(InitializeResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InitializeResult, E> {
+        Ok(InitializeResult {
             meta: self.meta,
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             capabilities: __p::need(self.capabilities, "capabilities")?,
@@ -1922,27 +1884,27 @@ impl __p::Builder for __InitializeResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
     }
 }
-impl __p::serde::Serialize for InitializeResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
         m.serialize_entry("capabilities", &self.capabilities)?;
         m.serialize_entry("serverInfo", &self.server_info)?;
-        if let ::core::option::Option::Some(v) = &self.instructions {
+        if let Some(v) = &self.instructions {
             m.serialize_entry("instructions", v)?;
         }
         for (k, v) in &self.extra {
@@ -1957,24 +1919,21 @@ impl __rt::SchemaType for InitializeResult {
     }
 }
 impl __p::Shape for InitializeResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
                 ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
                 ("serverInfo", <Implementation as __p::Shape>::fits as __p::Fit),
-                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("instructions", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
 }
@@ -1983,7 +1942,7 @@ impl __p::Shape for InitializeResult {
 /// Always carries `"method": "notifications/initialized"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1992,7 +1951,7 @@ pub struct InitializedNotification {
 #[derive(Default)]
 pub struct __InitializedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializedNotificationBuilder {
@@ -2015,18 +1974,18 @@ impl __p::Builder for __InitializedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(InitializedNotification {
+        Ok(InitializedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2035,15 +1994,15 @@ impl<'de> __p::serde::Deserialize<'de> for InitializedNotification {
         >(d, "InitializedNotification")
     }
 }
-impl __p::serde::Serialize for InitializedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/initialized")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -2058,7 +2017,7 @@ impl __rt::SchemaType for InitializedNotification {
     }
 }
 impl __p::Shape for InitializedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -2066,7 +2025,7 @@ impl __p::Shape for InitializedNotification {
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -2078,13 +2037,11 @@ impl __p::Shape for InitializedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// Present if the client supports listing roots.
-    pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
+    pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    pub sampling: ::core::option::Option<__rt::JsonObject>,
+    pub sampling: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2092,11 +2049,9 @@ pub struct ClientCapabilities {
 /// Reads and writes `ClientCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    roots: ::core::option::Option<ClientCapabilitiesRoots>,
-    sampling: ::core::option::Option<__rt::JsonObject>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    roots: Option<ClientCapabilitiesRoots>,
+    sampling: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesBuilder {
@@ -2115,10 +2070,10 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilities, E> {
-        ::core::result::Result::Ok(ClientCapabilities {
+        Ok(ClientCapabilities {
             experimental: self.experimental,
             roots: self.roots,
             sampling: self.sampling,
@@ -2126,8 +2081,8 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2136,20 +2091,20 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
         >(d, "ClientCapabilities")
     }
 }
-impl __p::serde::Serialize for ClientCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.roots {
+        if let Some(v) = &self.roots {
             m.serialize_entry("roots", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.sampling {
+        if let Some(v) = &self.sampling {
             m.serialize_entry("sampling", v)?;
         }
         for (k, v) in &self.extra {
@@ -2164,17 +2119,14 @@ impl __rt::SchemaType for ClientCapabilities {
     }
 }
 impl __p::Shape for ClientCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("roots", <ClientCapabilitiesRoots as __p::Shape>::fits as __p::Fit),
                 ("sampling", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -2182,7 +2134,7 @@ impl __p::Shape for ClientCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2190,7 +2142,7 @@ impl __p::Shape for ClientCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2198,7 +2150,7 @@ pub struct ClientCapabilitiesRoots {
 /// Reads and writes `ClientCapabilitiesRoots` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesRootsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesRootsBuilder {
@@ -2215,17 +2167,17 @@ impl __p::Builder for __ClientCapabilitiesRootsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesRoots, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesRoots {
+        Ok(ClientCapabilitiesRoots {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2234,14 +2186,14 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesRoots {
         >(d, "ClientCapabilitiesRoots")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesRoots {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesRoots {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2256,7 +2208,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
     }
 }
 impl __p::Shape for ClientCapabilitiesRoots {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2264,7 +2216,7 @@ impl __p::Shape for ClientCapabilitiesRoots {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2272,19 +2224,17 @@ impl __p::Shape for ClientCapabilitiesRoots {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// Present if the server supports sending log messages to the client.
-    pub logging: ::core::option::Option<__rt::JsonObject>,
+    pub logging: Option<__rt::JsonObject>,
     /// Present if the server supports argument autocompletion suggestions.
-    pub completions: ::core::option::Option<__rt::JsonObject>,
+    pub completions: Option<__rt::JsonObject>,
     /// Present if the server offers any prompt templates.
-    pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
+    pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    pub resources: ::core::option::Option<ServerCapabilitiesResources>,
+    pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    pub tools: ::core::option::Option<ServerCapabilitiesTools>,
+    pub tools: Option<ServerCapabilitiesTools>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2292,14 +2242,12 @@ pub struct ServerCapabilities {
 /// Reads and writes `ServerCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    logging: ::core::option::Option<__rt::JsonObject>,
-    completions: ::core::option::Option<__rt::JsonObject>,
-    prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
-    resources: ::core::option::Option<ServerCapabilitiesResources>,
-    tools: ::core::option::Option<ServerCapabilitiesTools>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    logging: Option<__rt::JsonObject>,
+    completions: Option<__rt::JsonObject>,
+    prompts: Option<ServerCapabilitiesPrompts>,
+    resources: Option<ServerCapabilitiesResources>,
+    tools: Option<ServerCapabilitiesTools>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesBuilder {
@@ -2323,10 +2271,10 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilities, E> {
-        ::core::result::Result::Ok(ServerCapabilities {
+        Ok(ServerCapabilities {
             experimental: self.experimental,
             logging: self.logging,
             completions: self.completions,
@@ -2337,8 +2285,8 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2347,29 +2295,29 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
         >(d, "ServerCapabilities")
     }
 }
-impl __p::serde::Serialize for ServerCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.logging {
+        if let Some(v) = &self.logging {
             m.serialize_entry("logging", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.completions {
+        if let Some(v) = &self.completions {
             m.serialize_entry("completions", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.prompts {
+        if let Some(v) = &self.prompts {
             m.serialize_entry("prompts", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resources {
+        if let Some(v) = &self.resources {
             m.serialize_entry("resources", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
         for (k, v) in &self.extra {
@@ -2384,17 +2332,14 @@ impl __rt::SchemaType for ServerCapabilities {
     }
 }
 impl __p::Shape for ServerCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("logging", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("completions", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -2408,7 +2353,7 @@ impl __p::Shape for ServerCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2416,7 +2361,7 @@ impl __p::Shape for ServerCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2424,7 +2369,7 @@ pub struct ServerCapabilitiesPrompts {
 /// Reads and writes `ServerCapabilitiesPrompts` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesPromptsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
@@ -2441,17 +2386,17 @@ impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesPrompts, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesPrompts {
+        Ok(ServerCapabilitiesPrompts {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2460,14 +2405,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         >(d, "ServerCapabilitiesPrompts")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesPrompts {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesPrompts {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2482,7 +2427,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
     }
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2490,7 +2435,7 @@ impl __p::Shape for ServerCapabilitiesPrompts {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2498,9 +2443,9 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
-    pub subscribe: ::core::option::Option<bool>,
+    pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2508,8 +2453,8 @@ pub struct ServerCapabilitiesResources {
 /// Reads and writes `ServerCapabilitiesResources` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesResourcesBuilder {
-    subscribe: ::core::option::Option<bool>,
-    list_changed: ::core::option::Option<bool>,
+    subscribe: Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
@@ -2527,18 +2472,18 @@ impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesResources, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesResources {
+        Ok(ServerCapabilitiesResources {
             subscribe: self.subscribe,
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2547,17 +2492,17 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
         >(d, "ServerCapabilitiesResources")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesResources {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesResources {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.subscribe {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.subscribe {
             m.serialize_entry("subscribe", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2572,7 +2517,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
     }
 }
 impl __p::Shape for ServerCapabilitiesResources {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2583,7 +2528,7 @@ impl __p::Shape for ServerCapabilitiesResources {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2591,7 +2536,7 @@ impl __p::Shape for ServerCapabilitiesResources {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2599,7 +2544,7 @@ pub struct ServerCapabilitiesTools {
 /// Reads and writes `ServerCapabilitiesTools` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesToolsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
@@ -2616,17 +2561,17 @@ impl __p::Builder for __ServerCapabilitiesToolsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesTools, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesTools {
+        Ok(ServerCapabilitiesTools {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2635,14 +2580,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
         >(d, "ServerCapabilitiesTools")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesTools {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesTools {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2657,7 +2602,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
     }
 }
 impl __p::Shape for ServerCapabilitiesTools {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2665,15 +2610,15 @@ impl __p::Shape for ServerCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// Describes the name and version of an MCP implementation.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Implementation {
-    pub name: ::std::string::String,
-    pub version: ::std::string::String,
+    pub name: String,
+    pub version: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2681,8 +2626,8 @@ pub struct Implementation {
 /// Reads and writes `Implementation` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ImplementationBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    version: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    version: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImplementationBuilder {
@@ -2698,30 +2643,28 @@ impl __p::Builder for __ImplementationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Implementation, E> {
-        ::core::result::Result::Ok(Implementation {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Implementation, E> {
+        Ok(Implementation {
             name: __p::need(self.name, "name")?,
             version: __p::need(self.version, "version")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
-impl __p::serde::Serialize for Implementation {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Implementation {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
         m.serialize_entry("version", &self.version)?;
         for (k, v) in &self.extra {
@@ -2736,18 +2679,18 @@ impl __rt::SchemaType for Implementation {
     }
 }
 impl __p::Shape for Implementation {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "version"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("version", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
@@ -2756,7 +2699,7 @@ impl __p::Shape for Implementation {
 /// Always carries `"method": "ping"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequest {
-    pub params: ::core::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2765,7 +2708,7 @@ pub struct PingRequest {
 #[derive(Default)]
 pub struct __PingRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<RequestParams>,
+    params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PingRequestBuilder {
@@ -2788,30 +2731,30 @@ impl __p::Builder for __PingRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<PingRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PingRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(PingRequest {
+        Ok(PingRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
-impl __p::serde::Serialize for PingRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PingRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ping")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -2826,7 +2769,7 @@ impl __rt::SchemaType for PingRequest {
     }
 }
 impl __p::Shape for PingRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -2834,7 +2777,7 @@ impl __p::Shape for PingRequest {
             &[("method", true, __p::Lit::Str("ping"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
     }
 }
@@ -2852,7 +2795,7 @@ pub struct ProgressNotification {
 #[derive(Default)]
 pub struct __ProgressNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ProgressNotificationParams>,
+    params: Option<ProgressNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ProgressNotificationBuilder {
@@ -2875,18 +2818,18 @@ impl __p::Builder for __ProgressNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ProgressNotification {
+        Ok(ProgressNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2895,13 +2838,13 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
         >(d, "ProgressNotification")
     }
 }
-impl __p::serde::Serialize for ProgressNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/progress")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -2916,7 +2859,7 @@ impl __rt::SchemaType for ProgressNotification {
     }
 }
 impl __p::Shape for ProgressNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -2924,7 +2867,7 @@ impl __p::Shape for ProgressNotification {
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -2940,13 +2883,13 @@ pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     ///
     /// JSON Schema type: `number`.
-    pub progress: __p::serde_json::Number,
+    pub progress: serde_json::Number,
     /// Total number of items to process (or total progress required), if known.
     ///
     /// JSON Schema type: `number`.
-    pub total: ::core::option::Option<__p::serde_json::Number>,
+    pub total: Option<serde_json::Number>,
     /// An optional message describing the current progress.
-    pub message: ::core::option::Option<::std::string::String>,
+    pub message: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2954,10 +2897,10 @@ pub struct ProgressNotificationParams {
 /// Reads and writes `ProgressNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ProgressNotificationParamsBuilder {
-    progress_token: ::core::option::Option<ProgressToken>,
-    progress: ::core::option::Option<__p::serde_json::Number>,
-    total: ::core::option::Option<__p::serde_json::Number>,
-    message: ::core::option::Option<::std::string::String>,
+    progress_token: Option<ProgressToken>,
+    progress: Option<serde_json::Number>,
+    total: Option<serde_json::Number>,
+    message: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ProgressNotificationParamsBuilder {
@@ -2977,10 +2920,10 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotificationParams, E> {
-        ::core::result::Result::Ok(ProgressNotificationParams {
+        Ok(ProgressNotificationParams {
             progress_token: __p::need(self.progress_token, "progressToken")?,
             progress: __p::need(self.progress, "progress")?,
             total: self.total,
@@ -2989,8 +2932,8 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2999,19 +2942,19 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
         >(d, "ProgressNotificationParams")
     }
 }
-impl __p::serde::Serialize for ProgressNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("progressToken", &self.progress_token)?;
         m.serialize_entry("progress", &self.progress)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.message {
+        if let Some(v) = &self.message {
             m.serialize_entry("message", v)?;
         }
         for (k, v) in &self.extra {
@@ -3026,27 +2969,27 @@ impl __rt::SchemaType for ProgressNotificationParams {
     }
 }
 impl __p::Shape for ProgressNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["progressToken", "progress"],
             &[
                 ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
-                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("progress", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequest {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub method: String,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3054,8 +2997,8 @@ pub struct PaginatedRequest {
 /// Reads and writes `PaginatedRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    method: Option<String>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestBuilder {
@@ -3071,32 +3014,30 @@ impl __p::Builder for __PaginatedRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedRequest, E> {
-        ::core::result::Result::Ok(PaginatedRequest {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedRequest, E> {
+        Ok(PaginatedRequest {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
-impl __p::serde::Serialize for PaginatedRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -3111,18 +3052,18 @@ impl __rt::SchemaType for PaginatedRequest {
     }
 }
 impl __p::Shape for PaginatedRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -3131,7 +3072,7 @@ impl __p::Shape for PaginatedRequest {
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    pub cursor: ::core::option::Option<Cursor>,
+    pub cursor: Option<Cursor>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3139,7 +3080,7 @@ pub struct PaginatedRequestParams {
 /// Reads and writes `PaginatedRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestParamsBuilder {
-    cursor: ::core::option::Option<Cursor>,
+    cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestParamsBuilder {
@@ -3154,17 +3095,17 @@ impl __p::Builder for __PaginatedRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PaginatedRequestParams, E> {
-        ::core::result::Result::Ok(PaginatedRequestParams {
+        Ok(PaginatedRequestParams {
             cursor: self.cursor,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3173,14 +3114,14 @@ impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
         >(d, "PaginatedRequestParams")
     }
 }
-impl __p::serde::Serialize for PaginatedRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.cursor {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.cursor {
             m.serialize_entry("cursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -3195,7 +3136,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
     }
 }
 impl __p::Shape for PaginatedRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3203,17 +3144,17 @@ impl __p::Shape for PaginatedRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3221,8 +3162,8 @@ pub struct PaginatedResult {
 /// Reads and writes `PaginatedResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedResultBuilder {
@@ -3240,34 +3181,32 @@ impl __p::Builder for __PaginatedResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedResult, E> {
-        ::core::result::Result::Ok(PaginatedResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedResult, E> {
+        Ok(PaginatedResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
-impl __p::serde::Serialize for PaginatedResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -3282,7 +3221,7 @@ impl __rt::SchemaType for PaginatedResult {
     }
 }
 impl __p::Shape for PaginatedResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3293,7 +3232,7 @@ impl __p::Shape for PaginatedResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3302,7 +3241,7 @@ impl __p::Shape for PaginatedResult {
 /// Always carries `"method": "resources/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3311,7 +3250,7 @@ pub struct ListResourcesRequest {
 #[derive(Default)]
 pub struct __ListResourcesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesRequestBuilder {
@@ -3334,18 +3273,18 @@ impl __p::Builder for __ListResourcesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListResourcesRequest {
+        Ok(ListResourcesRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3354,15 +3293,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
         >(d, "ListResourcesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourcesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -3377,7 +3316,7 @@ impl __rt::SchemaType for ListResourcesRequest {
     }
 }
 impl __p::Shape for ListResourcesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -3385,7 +3324,7 @@ impl __p::Shape for ListResourcesRequest {
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -3397,11 +3336,11 @@ impl __p::Shape for ListResourcesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub resources: ::std::vec::Vec<Resource>,
+    pub next_cursor: Option<Cursor>,
+    pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3409,9 +3348,9 @@ pub struct ListResourcesResult {
 /// Reads and writes `ListResourcesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourcesResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    resources: ::core::option::Option<::std::vec::Vec<Resource>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesResultBuilder {
@@ -3430,10 +3369,10 @@ impl __p::Builder for __ListResourcesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesResult, E> {
-        ::core::result::Result::Ok(ListResourcesResult {
+        Ok(ListResourcesResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             resources: __p::need(self.resources, "resources")?,
@@ -3441,8 +3380,8 @@ impl __p::Builder for __ListResourcesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3451,17 +3390,17 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
         >(d, "ListResourcesResult")
     }
 }
-impl __p::serde::Serialize for ListResourcesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("resources", &self.resources)?;
@@ -3477,22 +3416,19 @@ impl __rt::SchemaType for ListResourcesResult {
     }
 }
 impl __p::Shape for ListResourcesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resources"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                (
-                    "resources",
-                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("resources", <Vec<Resource> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
 }
@@ -3501,7 +3437,7 @@ impl __p::Shape for ListResourcesResult {
 /// Always carries `"method": "resources/templates/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3510,7 +3446,7 @@ pub struct ListResourceTemplatesRequest {
 #[derive(Default)]
 pub struct __ListResourceTemplatesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
@@ -3533,18 +3469,18 @@ impl __p::Builder for __ListResourceTemplatesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListResourceTemplatesRequest {
+        Ok(ListResourceTemplatesRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3553,15 +3489,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         >(d, "ListResourceTemplatesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/templates/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -3576,7 +3512,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
     }
 }
 impl __p::Shape for ListResourceTemplatesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -3584,7 +3520,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -3596,11 +3532,11 @@ impl __p::Shape for ListResourceTemplatesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    pub next_cursor: Option<Cursor>,
+    pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3608,9 +3544,9 @@ pub struct ListResourceTemplatesResult {
 /// Reads and writes `ListResourceTemplatesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourceTemplatesResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    resource_templates: ::core::option::Option<::std::vec::Vec<ResourceTemplate>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
@@ -3631,10 +3567,10 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesResult, E> {
-        ::core::result::Result::Ok(ListResourceTemplatesResult {
+        Ok(ListResourceTemplatesResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             resource_templates: __p::need(self.resource_templates, "resourceTemplates")?,
@@ -3642,8 +3578,8 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3652,17 +3588,17 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
         >(d, "ListResourceTemplatesResult")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("resourceTemplates", &self.resource_templates)?;
@@ -3678,7 +3614,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
     }
 }
 impl __p::Shape for ListResourceTemplatesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resourceTemplates"],
@@ -3687,13 +3623,13 @@ impl __p::Shape for ListResourceTemplatesResult {
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 (
                     "resourceTemplates",
-                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                    <Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
@@ -3711,7 +3647,7 @@ pub struct ReadResourceRequest {
 #[derive(Default)]
 pub struct __ReadResourceRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ReadResourceRequestParams>,
+    params: Option<ReadResourceRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestBuilder {
@@ -3734,18 +3670,18 @@ impl __p::Builder for __ReadResourceRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ReadResourceRequest {
+        Ok(ReadResourceRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3754,13 +3690,13 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
         >(d, "ReadResourceRequest")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/read")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -3775,7 +3711,7 @@ impl __rt::SchemaType for ReadResourceRequest {
     }
 }
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3783,7 +3719,7 @@ impl __p::Shape for ReadResourceRequest {
             &[("method", true, __p::Lit::Str("resources/read"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3797,7 +3733,7 @@ pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3805,7 +3741,7 @@ pub struct ReadResourceRequestParams {
 /// Reads and writes `ReadResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceRequestParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
@@ -3820,17 +3756,17 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequestParams, E> {
-        ::core::result::Result::Ok(ReadResourceRequestParams {
+        Ok(ReadResourceRequestParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3839,13 +3775,13 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
         >(d, "ReadResourceRequestParams")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -3859,15 +3795,15 @@ impl __rt::SchemaType for ReadResourceRequestParams {
     }
 }
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -3875,8 +3811,8 @@ impl __p::Shape for ReadResourceRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    pub meta: Option<__rt::JsonObject>,
+    pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3884,8 +3820,8 @@ pub struct ReadResourceResult {
 /// Reads and writes `ReadResourceResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    contents: ::core::option::Option<::std::vec::Vec<ReadResourceResultContentsItem>>,
+    meta: Option<__rt::JsonObject>,
+    contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceResultBuilder {
@@ -3901,18 +3837,18 @@ impl __p::Builder for __ReadResourceResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceResult, E> {
-        ::core::result::Result::Ok(ReadResourceResult {
+        Ok(ReadResourceResult {
             meta: self.meta,
             contents: __p::need(self.contents, "contents")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3921,14 +3857,14 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
         >(d, "ReadResourceResult")
     }
 }
-impl __p::serde::Serialize for ReadResourceResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("contents", &self.contents)?;
@@ -3944,7 +3880,7 @@ impl __rt::SchemaType for ReadResourceResult {
     }
 }
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
@@ -3952,14 +3888,13 @@ impl __p::Shape for ReadResourceResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 (
                     "contents",
-                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
-                        as __p::Fit,
+                    <Vec<ReadResourceResultContentsItem> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
 }
@@ -3973,14 +3908,14 @@ pub enum ReadResourceResultContentsItem {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for ReadResourceResultContentsItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResultContentsItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -3993,7 +3928,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
     }
 }
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -4002,7 +3937,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -4012,27 +3947,27 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -4045,7 +3980,7 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 /// Always carries `"method": "notifications/resources/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4054,7 +3989,7 @@ pub struct ResourceListChangedNotification {
 #[derive(Default)]
 pub struct __ResourceListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceListChangedNotificationBuilder {
@@ -4077,18 +4012,18 @@ impl __p::Builder for __ResourceListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ResourceListChangedNotification {
+        Ok(ResourceListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4097,15 +4032,15 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
         >(d, "ResourceListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -4120,7 +4055,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
     }
 }
 impl __p::Shape for ResourceListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -4128,7 +4063,7 @@ impl __p::Shape for ResourceListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -4150,7 +4085,7 @@ pub struct SubscribeRequest {
 #[derive(Default)]
 pub struct __SubscribeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SubscribeRequestParams>,
+    params: Option<SubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscribeRequestBuilder {
@@ -4173,30 +4108,28 @@ impl __p::Builder for __SubscribeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SubscribeRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SubscribeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(SubscribeRequest {
+        Ok(SubscribeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscribeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
     }
 }
-impl __p::serde::Serialize for SubscribeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscribeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/subscribe")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4211,7 +4144,7 @@ impl __rt::SchemaType for SubscribeRequest {
     }
 }
 impl __p::Shape for SubscribeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4219,7 +4152,7 @@ impl __p::Shape for SubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/subscribe"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4233,7 +4166,7 @@ pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4241,7 +4174,7 @@ pub struct SubscribeRequestParams {
 /// Reads and writes `SubscribeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscribeRequestParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscribeRequestParamsBuilder {
@@ -4256,17 +4189,17 @@ impl __p::Builder for __SubscribeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscribeRequestParams, E> {
-        ::core::result::Result::Ok(SubscribeRequestParams {
+        Ok(SubscribeRequestParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscribeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4275,13 +4208,13 @@ impl<'de> __p::serde::Deserialize<'de> for SubscribeRequestParams {
         >(d, "SubscribeRequestParams")
     }
 }
-impl __p::serde::Serialize for SubscribeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscribeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -4295,15 +4228,15 @@ impl __rt::SchemaType for SubscribeRequestParams {
     }
 }
 impl __p::Shape for SubscribeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -4321,7 +4254,7 @@ pub struct UnsubscribeRequest {
 #[derive(Default)]
 pub struct __UnsubscribeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<UnsubscribeRequestParams>,
+    params: Option<UnsubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsubscribeRequestBuilder {
@@ -4344,18 +4277,18 @@ impl __p::Builder for __UnsubscribeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsubscribeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(UnsubscribeRequest {
+        Ok(UnsubscribeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4364,13 +4297,13 @@ impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequest {
         >(d, "UnsubscribeRequest")
     }
 }
-impl __p::serde::Serialize for UnsubscribeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsubscribeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/unsubscribe")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4385,7 +4318,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
     }
 }
 impl __p::Shape for UnsubscribeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4393,7 +4326,7 @@ impl __p::Shape for UnsubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4407,7 +4340,7 @@ pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4415,7 +4348,7 @@ pub struct UnsubscribeRequestParams {
 /// Reads and writes `UnsubscribeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __UnsubscribeRequestParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsubscribeRequestParamsBuilder {
@@ -4430,17 +4363,17 @@ impl __p::Builder for __UnsubscribeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsubscribeRequestParams, E> {
-        ::core::result::Result::Ok(UnsubscribeRequestParams {
+        Ok(UnsubscribeRequestParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4449,13 +4382,13 @@ impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequestParams {
         >(d, "UnsubscribeRequestParams")
     }
 }
-impl __p::serde::Serialize for UnsubscribeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsubscribeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -4469,15 +4402,15 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
     }
 }
 impl __p::Shape for UnsubscribeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -4495,7 +4428,7 @@ pub struct ResourceUpdatedNotification {
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ResourceUpdatedNotificationParams>,
+    params: Option<ResourceUpdatedNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceUpdatedNotificationBuilder {
@@ -4518,18 +4451,18 @@ impl __p::Builder for __ResourceUpdatedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ResourceUpdatedNotification {
+        Ok(ResourceUpdatedNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4538,13 +4471,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
         >(d, "ResourceUpdatedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/updated")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4559,7 +4492,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
     }
 }
 impl __p::Shape for ResourceUpdatedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4572,7 +4505,7 @@ impl __p::Shape for ResourceUpdatedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4586,7 +4519,7 @@ pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4594,7 +4527,7 @@ pub struct ResourceUpdatedNotificationParams {
 /// Reads and writes `ResourceUpdatedNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
@@ -4609,17 +4542,17 @@ impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotificationParams, E> {
-        ::core::result::Result::Ok(ResourceUpdatedNotificationParams {
+        Ok(ResourceUpdatedNotificationParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4628,13 +4561,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         >(d, "ResourceUpdatedNotificationParams")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -4648,15 +4581,15 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
     }
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -4666,23 +4599,23 @@ pub struct Resource {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A human-readable name for this resource.
     ///
     /// This can be used by clients to populate UI elements.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    pub size: ::core::option::Option<i64>,
+    pub size: Option<i64>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4690,12 +4623,12 @@ pub struct Resource {
 /// Reads and writes `Resource` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    size: ::core::option::Option<i64>,
+    uri: Option<String>,
+    name: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    size: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceBuilder {
@@ -4719,8 +4652,8 @@ impl __p::Builder for __ResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
-        ::core::result::Result::Ok(Resource {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
+        Ok(Resource {
             uri: __p::need(self.uri, "uri")?,
             name: __p::need(self.name, "name")?,
             description: self.description,
@@ -4731,32 +4664,32 @@ impl __p::Builder for __ResourceBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Resource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
-impl __p::serde::Serialize for Resource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Resource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.size {
+        if let Some(v) = &self.size {
             m.serialize_entry("size", v)?;
         }
         for (k, v) in &self.extra {
@@ -4771,22 +4704,22 @@ impl __rt::SchemaType for Resource {
     }
 }
 impl __p::Shape for Resource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "name"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "name"], &[])
     }
 }
@@ -4796,19 +4729,19 @@ pub struct ResourceTemplate {
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
     /// Format: `uri-template`.
-    pub uri_template: ::std::string::String,
+    pub uri_template: String,
     /// A human-readable name for the type of resource this template refers to.
     ///
     /// This can be used by clients to populate UI elements.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4816,11 +4749,11 @@ pub struct ResourceTemplate {
 /// Reads and writes `ResourceTemplate` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceTemplateBuilder {
-    uri_template: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
+    uri_template: Option<String>,
+    name: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceTemplateBuilder {
@@ -4843,10 +4776,8 @@ impl __p::Builder for __ResourceTemplateBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceTemplate, E> {
-        ::core::result::Result::Ok(ResourceTemplate {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceTemplate, E> {
+        Ok(ResourceTemplate {
             uri_template: __p::need(self.uri_template, "uriTemplate")?,
             name: __p::need(self.name, "name")?,
             description: self.description,
@@ -4856,29 +4787,29 @@ impl __p::Builder for __ResourceTemplateBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
-impl __p::serde::Serialize for ResourceTemplate {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceTemplate {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uriTemplate", &self.uri_template)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         for (k, v) in &self.extra {
@@ -4893,21 +4824,21 @@ impl __rt::SchemaType for ResourceTemplate {
     }
 }
 impl __p::Shape for ResourceTemplate {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uriTemplate", "name"],
             &[
-                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uriTemplate", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uriTemplate", "name"], &[])
     }
 }
@@ -4917,9 +4848,9 @@ pub struct ResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4927,8 +4858,8 @@ pub struct ResourceContents {
 /// Reads and writes `ResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceContentsBuilder {
@@ -4944,32 +4875,30 @@ impl __p::Builder for __ResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceContents, E> {
-        ::core::result::Result::Ok(ResourceContents {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceContents, E> {
+        Ok(ResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
-impl __p::serde::Serialize for ResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
         for (k, v) in &self.extra {
@@ -4984,18 +4913,18 @@ impl __rt::SchemaType for ResourceContents {
     }
 }
 impl __p::Shape for ResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -5004,11 +4933,11 @@ pub struct TextResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: ::std::string::String,
+    pub text: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5016,9 +4945,9 @@ pub struct TextResourceContents {
 /// Reads and writes `TextResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TextResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    text: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    text: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextResourceContentsBuilder {
@@ -5035,10 +4964,10 @@ impl __p::Builder for __TextResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TextResourceContents, E> {
-        ::core::result::Result::Ok(TextResourceContents {
+        Ok(TextResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             text: __p::need(self.text, "text")?,
@@ -5046,8 +4975,8 @@ impl __p::Builder for __TextResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5056,15 +4985,15 @@ impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
         >(d, "TextResourceContents")
     }
 }
-impl __p::serde::Serialize for TextResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
         m.serialize_entry("text", &self.text)?;
@@ -5080,19 +5009,19 @@ impl __rt::SchemaType for TextResourceContents {
     }
 }
 impl __p::Shape for TextResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
 }
@@ -5101,13 +5030,13 @@ pub struct BlobResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`.
-    pub blob: ::std::string::String,
+    pub blob: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5115,9 +5044,9 @@ pub struct BlobResourceContents {
 /// Reads and writes `BlobResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __BlobResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    blob: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    blob: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BlobResourceContentsBuilder {
@@ -5134,10 +5063,10 @@ impl __p::Builder for __BlobResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<BlobResourceContents, E> {
-        ::core::result::Result::Ok(BlobResourceContents {
+        Ok(BlobResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             blob: __p::need(self.blob, "blob")?,
@@ -5145,8 +5074,8 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5155,15 +5084,15 @@ impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
         >(d, "BlobResourceContents")
     }
 }
-impl __p::serde::Serialize for BlobResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BlobResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
         m.serialize_entry("blob", &self.blob)?;
@@ -5179,19 +5108,19 @@ impl __rt::SchemaType for BlobResourceContents {
     }
 }
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
+                ("blob", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
@@ -5200,7 +5129,7 @@ impl __p::Shape for BlobResourceContents {
 /// Always carries `"method": "prompts/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5209,7 +5138,7 @@ pub struct ListPromptsRequest {
 #[derive(Default)]
 pub struct __ListPromptsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsRequestBuilder {
@@ -5232,18 +5161,18 @@ impl __p::Builder for __ListPromptsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListPromptsRequest {
+        Ok(ListPromptsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5252,15 +5181,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
         >(d, "ListPromptsRequest")
     }
 }
-impl __p::serde::Serialize for ListPromptsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -5275,7 +5204,7 @@ impl __rt::SchemaType for ListPromptsRequest {
     }
 }
 impl __p::Shape for ListPromptsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -5283,7 +5212,7 @@ impl __p::Shape for ListPromptsRequest {
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -5295,11 +5224,11 @@ impl __p::Shape for ListPromptsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub prompts: ::std::vec::Vec<Prompt>,
+    pub next_cursor: Option<Cursor>,
+    pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -5307,9 +5236,9 @@ pub struct ListPromptsResult {
 /// Reads and writes `ListPromptsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListPromptsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    prompts: ::core::option::Option<::std::vec::Vec<Prompt>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsResultBuilder {
@@ -5328,10 +5257,10 @@ impl __p::Builder for __ListPromptsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsResult, E> {
-        ::core::result::Result::Ok(ListPromptsResult {
+        Ok(ListPromptsResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             prompts: __p::need(self.prompts, "prompts")?,
@@ -5339,24 +5268,24 @@ impl __p::Builder for __ListPromptsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
-impl __p::serde::Serialize for ListPromptsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("prompts", &self.prompts)?;
@@ -5372,19 +5301,19 @@ impl __rt::SchemaType for ListPromptsResult {
     }
 }
 impl __p::Shape for ListPromptsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["prompts"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+                ("prompts", <Vec<Prompt> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
 }
@@ -5402,7 +5331,7 @@ pub struct GetPromptRequest {
 #[derive(Default)]
 pub struct __GetPromptRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<GetPromptRequestParams>,
+    params: Option<GetPromptRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestBuilder {
@@ -5425,30 +5354,28 @@ impl __p::Builder for __GetPromptRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(GetPromptRequest {
+        Ok(GetPromptRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
-impl __p::serde::Serialize for GetPromptRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/get")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -5463,7 +5390,7 @@ impl __rt::SchemaType for GetPromptRequest {
     }
 }
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -5471,7 +5398,7 @@ impl __p::Shape for GetPromptRequest {
             &[("method", true, __p::Lit::Str("prompts/get"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -5483,11 +5410,9 @@ impl __p::Shape for GetPromptRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<BTreeMap<String, String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5495,10 +5420,8 @@ pub struct GetPromptRequestParams {
 /// Reads and writes `GetPromptRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptRequestParamsBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    name: Option<String>,
+    arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestParamsBuilder {
@@ -5514,18 +5437,18 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetPromptRequestParams, E> {
-        ::core::result::Result::Ok(GetPromptRequestParams {
+        Ok(GetPromptRequestParams {
             name: __p::need(self.name, "name")?,
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5534,15 +5457,15 @@ impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
         >(d, "GetPromptRequestParams")
     }
 }
-impl __p::serde::Serialize for GetPromptRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -5557,24 +5480,18 @@ impl __rt::SchemaType for GetPromptRequestParams {
     }
 }
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <BTreeMap<String, String> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5582,10 +5499,10 @@ impl __p::Shape for GetPromptRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An optional description for the prompt.
-    pub description: ::core::option::Option<::std::string::String>,
-    pub messages: ::std::vec::Vec<PromptMessage>,
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -5593,9 +5510,9 @@ pub struct GetPromptResult {
 /// Reads and writes `GetPromptResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    description: ::core::option::Option<::std::string::String>,
-    messages: ::core::option::Option<::std::vec::Vec<PromptMessage>>,
+    meta: Option<__rt::JsonObject>,
+    description: Option<String>,
+    messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptResultBuilder {
@@ -5614,10 +5531,8 @@ impl __p::Builder for __GetPromptResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptResult, E> {
-        ::core::result::Result::Ok(GetPromptResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptResult, E> {
+        Ok(GetPromptResult {
             meta: self.meta,
             description: self.description,
             messages: __p::need(self.messages, "messages")?,
@@ -5625,24 +5540,24 @@ impl __p::Builder for __GetPromptResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
-impl __p::serde::Serialize for GetPromptResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("messages", &self.messages)?;
@@ -5658,22 +5573,19 @@ impl __rt::SchemaType for GetPromptResult {
     }
 }
 impl __p::Shape for GetPromptResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["messages"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "messages",
-                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("messages", <Vec<PromptMessage> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
 }
@@ -5681,11 +5593,11 @@ impl __p::Shape for GetPromptResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Prompt {
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// An optional description of what this prompt provides
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
+    pub arguments: Option<Vec<PromptArgument>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5693,9 +5605,9 @@ pub struct Prompt {
 /// Reads and writes `Prompt` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
+    name: Option<String>,
+    description: Option<String>,
+    arguments: Option<Vec<PromptArgument>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptBuilder {
@@ -5714,8 +5626,8 @@ impl __p::Builder for __PromptBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
-        ::core::result::Result::Ok(Prompt {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
+        Ok(Prompt {
             name: __p::need(self.name, "name")?,
             description: self.description,
             arguments: self.arguments,
@@ -5723,25 +5635,25 @@ impl __p::Builder for __PromptBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
-impl __p::serde::Serialize for Prompt {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Prompt {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -5756,22 +5668,19 @@ impl __rt::SchemaType for Prompt {
     }
 }
 impl __p::Shape for Prompt {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <Vec<PromptArgument> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5779,11 +5688,11 @@ impl __p::Shape for Prompt {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptArgument {
     /// The name of the argument.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A human-readable description of the argument.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Whether this argument must be provided.
-    pub required: ::core::option::Option<bool>,
+    pub required: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5791,9 +5700,9 @@ pub struct PromptArgument {
 /// Reads and writes `PromptArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    required: ::core::option::Option<bool>,
+    name: Option<String>,
+    description: Option<String>,
+    required: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptArgumentBuilder {
@@ -5812,10 +5721,8 @@ impl __p::Builder for __PromptArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptArgument, E> {
-        ::core::result::Result::Ok(PromptArgument {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptArgument, E> {
+        Ok(PromptArgument {
             name: __p::need(self.name, "name")?,
             description: self.description,
             required: self.required,
@@ -5823,25 +5730,25 @@ impl __p::Builder for __PromptArgumentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
-impl __p::serde::Serialize for PromptArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -5856,19 +5763,19 @@ impl __rt::SchemaType for PromptArgument {
     }
 }
 impl __p::Shape for PromptArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("required", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5880,7 +5787,7 @@ pub enum Role {
     /// `"assistant"`
     Assistant,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl Role {
     /// The value as written on the wire.
@@ -5899,28 +5806,28 @@ impl Role {
         }
     }
 }
-impl ::core::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for Role {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Role {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Role {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Role {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a Role string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for Role {
@@ -5929,10 +5836,10 @@ impl __rt::SchemaType for Role {
     }
 }
 impl __p::Shape for Role {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -5942,7 +5849,7 @@ impl __p::Shape for Role {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -5961,8 +5868,8 @@ pub struct PromptMessage {
 /// Reads and writes `PromptMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<PromptMessageContent>,
+    role: Option<Role>,
+    content: Option<PromptMessageContent>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptMessageBuilder {
@@ -5978,30 +5885,28 @@ impl __p::Builder for __PromptMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptMessage, E> {
-        ::core::result::Result::Ok(PromptMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptMessage, E> {
+        Ok(PromptMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
-impl __p::serde::Serialize for PromptMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         for (k, v) in &self.extra {
@@ -6016,7 +5921,7 @@ impl __rt::SchemaType for PromptMessage {
     }
 }
 impl __p::Shape for PromptMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -6027,7 +5932,7 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -6047,17 +5952,17 @@ pub enum PromptMessageContent {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for PromptMessageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptMessageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::AudioContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EmbeddedResource(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::AudioContent(v) => serde::Serialize::serialize(v, s),
+            Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -6073,7 +5978,7 @@ impl __rt::SchemaType for PromptMessageContent {
     }
 }
 impl __p::Shape for PromptMessageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -6084,7 +5989,7 @@ impl __p::Shape for PromptMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -6119,10 +6024,10 @@ impl __p::Builder for __PromptMessageContentBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PromptMessageContent, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     PromptMessageContent::TextContent(__p::Builder::finish(b)?)
@@ -6145,41 +6050,39 @@ impl __p::Tagged for PromptMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a PromptMessageContent object, chosen by `type`";
     type Builder = __PromptMessageContentBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__PromptMessageContentBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__PromptMessageContentBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
+                Some("text") => {
                     __PromptMessageContentBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
+                        __TextContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("image") => {
+                Some("image") => {
                     __PromptMessageContentBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
+                        __ImageContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("audio") => {
+                Some("audio") => {
                     __PromptMessageContentBuilder::AudioContent(
-                        <__AudioContentBuilder as ::core::default::Default>::default(),
+                        __AudioContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resource") => {
+                Some("resource") => {
                     __PromptMessageContentBuilder::EmbeddedResource(
-                        <__EmbeddedResourceBuilder as ::core::default::Default>::default(),
+                        __EmbeddedResourceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __PromptMessageContentBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptMessageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptMessageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, PromptMessageContent>(d)
@@ -6195,7 +6098,7 @@ impl<'de> __p::serde::Deserialize<'de> for PromptMessageContent {
 pub struct EmbeddedResource {
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6204,8 +6107,8 @@ pub struct EmbeddedResource {
 #[derive(Default)]
 pub struct __EmbeddedResourceBuilder {
     __lit_type: bool,
-    resource: ::core::option::Option<EmbeddedResourceResource>,
-    annotations: ::core::option::Option<Annotations>,
+    resource: Option<EmbeddedResourceResource>,
+    annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __EmbeddedResourceBuilder {
@@ -6231,34 +6134,32 @@ impl __p::Builder for __EmbeddedResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<EmbeddedResource, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<EmbeddedResource, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(EmbeddedResource {
+        Ok(EmbeddedResource {
             resource: __p::need(self.resource, "resource")?,
             annotations: self.annotations,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
-impl __p::serde::Serialize for EmbeddedResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "resource")?;
         m.serialize_entry("resource", &self.resource)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         for (k, v) in &self.extra {
@@ -6273,7 +6174,7 @@ impl __rt::SchemaType for EmbeddedResource {
     }
 }
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -6284,7 +6185,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -6302,14 +6203,14 @@ pub enum EmbeddedResourceResource {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResourceResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -6322,7 +6223,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
     }
 }
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -6331,7 +6232,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -6341,25 +6242,25 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -6372,7 +6273,7 @@ impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6381,7 +6282,7 @@ pub struct PromptListChangedNotification {
 #[derive(Default)]
 pub struct __PromptListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptListChangedNotificationBuilder {
@@ -6404,18 +6305,18 @@ impl __p::Builder for __PromptListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PromptListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(PromptListChangedNotification {
+        Ok(PromptListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6424,15 +6325,15 @@ impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
         >(d, "PromptListChangedNotification")
     }
 }
-impl __p::serde::Serialize for PromptListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/prompts/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -6447,7 +6348,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
     }
 }
 impl __p::Shape for PromptListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6455,7 +6356,7 @@ impl __p::Shape for PromptListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -6468,7 +6369,7 @@ impl __p::Shape for PromptListChangedNotification {
 /// Always carries `"method": "tools/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6477,7 +6378,7 @@ pub struct ListToolsRequest {
 #[derive(Default)]
 pub struct __ListToolsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsRequestBuilder {
@@ -6500,32 +6401,30 @@ impl __p::Builder for __ListToolsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListToolsRequest {
+        Ok(ListToolsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
-impl __p::serde::Serialize for ListToolsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -6540,7 +6439,7 @@ impl __rt::SchemaType for ListToolsRequest {
     }
 }
 impl __p::Shape for ListToolsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6548,7 +6447,7 @@ impl __p::Shape for ListToolsRequest {
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -6560,11 +6459,11 @@ impl __p::Shape for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub tools: ::std::vec::Vec<Tool>,
+    pub next_cursor: Option<Cursor>,
+    pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -6572,9 +6471,9 @@ pub struct ListToolsResult {
 /// Reads and writes `ListToolsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListToolsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    tools: ::core::option::Option<::std::vec::Vec<Tool>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsResultBuilder {
@@ -6593,10 +6492,8 @@ impl __p::Builder for __ListToolsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsResult, E> {
-        ::core::result::Result::Ok(ListToolsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsResult, E> {
+        Ok(ListToolsResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             tools: __p::need(self.tools, "tools")?,
@@ -6604,24 +6501,24 @@ impl __p::Builder for __ListToolsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
-impl __p::serde::Serialize for ListToolsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("tools", &self.tools)?;
@@ -6637,19 +6534,19 @@ impl __rt::SchemaType for ListToolsResult {
     }
 }
 impl __p::Shape for ListToolsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["tools"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+                ("tools", <Vec<Tool> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
 }
@@ -6666,12 +6563,12 @@ impl __p::Shape for ListToolsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub content: ::std::vec::Vec<CallToolResultContentItem>,
+    pub meta: Option<__rt::JsonObject>,
+    pub content: Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -6679,9 +6576,9 @@ pub struct CallToolResult {
 /// Reads and writes `CallToolResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    content: ::core::option::Option<::std::vec::Vec<CallToolResultContentItem>>,
-    is_error: ::core::option::Option<bool>,
+    meta: Option<__rt::JsonObject>,
+    content: Option<Vec<CallToolResultContentItem>>,
+    is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolResultBuilder {
@@ -6698,10 +6595,8 @@ impl __p::Builder for __CallToolResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolResult, E> {
-        ::core::result::Result::Ok(CallToolResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolResult, E> {
+        Ok(CallToolResult {
             meta: self.meta,
             content: __p::need(self.content, "content")?,
             is_error: self.is_error,
@@ -6709,25 +6604,25 @@ impl __p::Builder for __CallToolResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
-impl __p::serde::Serialize for CallToolResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
         for (k, v) in &self.extra {
@@ -6742,7 +6637,7 @@ impl __rt::SchemaType for CallToolResult {
     }
 }
 impl __p::Shape for CallToolResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["content"],
@@ -6750,15 +6645,14 @@ impl __p::Shape for CallToolResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 (
                     "content",
-                    <::std::vec::Vec<CallToolResultContentItem> as __p::Shape>::fits
-                        as __p::Fit,
+                    <Vec<CallToolResultContentItem> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("isError", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
 }
@@ -6778,17 +6672,17 @@ pub enum CallToolResultContentItem {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for CallToolResultContentItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolResultContentItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::AudioContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EmbeddedResource(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::AudioContent(v) => serde::Serialize::serialize(v, s),
+            Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -6804,7 +6698,7 @@ impl __rt::SchemaType for CallToolResultContentItem {
     }
 }
 impl __p::Shape for CallToolResultContentItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -6815,7 +6709,7 @@ impl __p::Shape for CallToolResultContentItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -6850,10 +6744,10 @@ impl __p::Builder for __CallToolResultContentItemBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CallToolResultContentItem, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     CallToolResultContentItem::TextContent(__p::Builder::finish(b)?)
@@ -6876,41 +6770,39 @@ impl __p::Tagged for CallToolResultContentItem {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CallToolResultContentItem object, chosen by `type`";
     type Builder = __CallToolResultContentItemBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__CallToolResultContentItemBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__CallToolResultContentItemBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
+                Some("text") => {
                     __CallToolResultContentItemBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
+                        __TextContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("image") => {
+                Some("image") => {
                     __CallToolResultContentItemBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
+                        __ImageContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("audio") => {
+                Some("audio") => {
                     __CallToolResultContentItemBuilder::AudioContent(
-                        <__AudioContentBuilder as ::core::default::Default>::default(),
+                        __AudioContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resource") => {
+                Some("resource") => {
                     __CallToolResultContentItemBuilder::EmbeddedResource(
-                        <__EmbeddedResourceBuilder as ::core::default::Default>::default(),
+                        __EmbeddedResourceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __CallToolResultContentItemBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolResultContentItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, CallToolResultContentItem>(d)
@@ -6930,7 +6822,7 @@ pub struct CallToolRequest {
 #[derive(Default)]
 pub struct __CallToolRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CallToolRequestParams>,
+    params: Option<CallToolRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestBuilder {
@@ -6953,30 +6845,28 @@ impl __p::Builder for __CallToolRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CallToolRequest {
+        Ok(CallToolRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
-impl __p::serde::Serialize for CallToolRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/call")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -6991,7 +6881,7 @@ impl __rt::SchemaType for CallToolRequest {
     }
 }
 impl __p::Shape for CallToolRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -6999,7 +6889,7 @@ impl __p::Shape for CallToolRequest {
             &[("method", true, __p::Lit::Str("tools/call"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7010,8 +6900,8 @@ impl __p::Shape for CallToolRequest {
 /// The inline type of [`CallToolRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
-    pub name: ::std::string::String,
-    pub arguments: ::core::option::Option<__rt::JsonObject>,
+    pub name: String,
+    pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7019,8 +6909,8 @@ pub struct CallToolRequestParams {
 /// Reads and writes `CallToolRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolRequestParamsBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestParamsBuilder {
@@ -7036,18 +6926,18 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CallToolRequestParams, E> {
-        ::core::result::Result::Ok(CallToolRequestParams {
+        Ok(CallToolRequestParams {
             name: __p::need(self.name, "name")?,
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7056,15 +6946,15 @@ impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
         >(d, "CallToolRequestParams")
     }
 }
-impl __p::serde::Serialize for CallToolRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -7079,18 +6969,18 @@ impl __rt::SchemaType for CallToolRequestParams {
     }
 }
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -7099,7 +6989,7 @@ impl __p::Shape for CallToolRequestParams {
 /// Always carries `"method": "notifications/tools/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7108,7 +6998,7 @@ pub struct ToolListChangedNotification {
 #[derive(Default)]
 pub struct __ToolListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolListChangedNotificationBuilder {
@@ -7131,18 +7021,18 @@ impl __p::Builder for __ToolListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ToolListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ToolListChangedNotification {
+        Ok(ToolListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7151,15 +7041,15 @@ impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
         >(d, "ToolListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ToolListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/tools/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -7174,7 +7064,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
     }
 }
 impl __p::Shape for ToolListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -7182,7 +7072,7 @@ impl __p::Shape for ToolListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -7201,32 +7091,32 @@ impl __p::Shape for ToolListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolAnnotations {
     /// A human-readable title for the tool.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    pub read_only_hint: ::core::option::Option<bool>,
+    pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
     ///
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    pub destructive_hint: ::core::option::Option<bool>,
+    pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
     ///
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    pub idempotent_hint: ::core::option::Option<bool>,
+    pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
     /// For example, the world of a web search tool is open, whereas that
     /// of a memory tool is not.
     ///
     /// Default: true
-    pub open_world_hint: ::core::option::Option<bool>,
+    pub open_world_hint: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7234,11 +7124,11 @@ pub struct ToolAnnotations {
 /// Reads and writes `ToolAnnotations` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolAnnotationsBuilder {
-    title: ::core::option::Option<::std::string::String>,
-    read_only_hint: ::core::option::Option<bool>,
-    destructive_hint: ::core::option::Option<bool>,
-    idempotent_hint: ::core::option::Option<bool>,
-    open_world_hint: ::core::option::Option<bool>,
+    title: Option<String>,
+    read_only_hint: Option<bool>,
+    destructive_hint: Option<bool>,
+    idempotent_hint: Option<bool>,
+    open_world_hint: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolAnnotationsBuilder {
@@ -7265,10 +7155,8 @@ impl __p::Builder for __ToolAnnotationsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolAnnotations, E> {
-        ::core::result::Result::Ok(ToolAnnotations {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolAnnotations, E> {
+        Ok(ToolAnnotations {
             title: self.title,
             read_only_hint: self.read_only_hint,
             destructive_hint: self.destructive_hint,
@@ -7278,33 +7166,33 @@ impl __p::Builder for __ToolAnnotationsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolAnnotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
-impl __p::serde::Serialize for ToolAnnotations {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolAnnotations {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.read_only_hint {
+        if let Some(v) = &self.read_only_hint {
             m.serialize_entry("readOnlyHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.destructive_hint {
+        if let Some(v) = &self.destructive_hint {
             m.serialize_entry("destructiveHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.idempotent_hint {
+        if let Some(v) = &self.idempotent_hint {
             m.serialize_entry("idempotentHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.open_world_hint {
+        if let Some(v) = &self.open_world_hint {
             m.serialize_entry("openWorldHint", v)?;
         }
         for (k, v) in &self.extra {
@@ -7319,12 +7207,12 @@ impl __rt::SchemaType for ToolAnnotations {
     }
 }
 impl __p::Shape for ToolAnnotations {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
                 ("readOnlyHint", <bool as __p::Shape>::fits as __p::Fit),
                 ("destructiveHint", <bool as __p::Shape>::fits as __p::Fit),
                 ("idempotentHint", <bool as __p::Shape>::fits as __p::Fit),
@@ -7333,7 +7221,7 @@ impl __p::Shape for ToolAnnotations {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -7341,15 +7229,15 @@ impl __p::Shape for ToolAnnotations {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tool {
     /// The name of the tool.
-    pub name: ::std::string::String,
+    pub name: String,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     pub input_schema: ToolInputSchema,
     /// Optional additional tool information.
-    pub annotations: ::core::option::Option<ToolAnnotations>,
+    pub annotations: Option<ToolAnnotations>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7357,10 +7245,10 @@ pub struct Tool {
 /// Reads and writes `Tool` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    input_schema: ::core::option::Option<ToolInputSchema>,
-    annotations: ::core::option::Option<ToolAnnotations>,
+    name: Option<String>,
+    description: Option<String>,
+    input_schema: Option<ToolInputSchema>,
+    annotations: Option<ToolAnnotations>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolBuilder {
@@ -7382,8 +7270,8 @@ impl __p::Builder for __ToolBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
-        ::core::result::Result::Ok(Tool {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
+        Ok(Tool {
             name: __p::need(self.name, "name")?,
             description: self.description,
             input_schema: __p::need(self.input_schema, "inputSchema")?,
@@ -7392,26 +7280,26 @@ impl __p::Builder for __ToolBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
-impl __p::serde::Serialize for Tool {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Tool {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("inputSchema", &self.input_schema)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         for (k, v) in &self.extra {
@@ -7426,20 +7314,20 @@ impl __rt::SchemaType for Tool {
     }
 }
 impl __p::Shape for Tool {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "inputSchema"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
                 ("annotations", <ToolAnnotations as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
@@ -7448,10 +7336,8 @@ impl __p::Shape for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7460,10 +7346,8 @@ pub struct ToolInputSchema {
 #[derive(Default)]
 pub struct __ToolInputSchemaBuilder {
     __lit_type: bool,
-    properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolInputSchemaBuilder {
@@ -7484,36 +7368,34 @@ impl __p::Builder for __ToolInputSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolInputSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolInputSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolInputSchema {
+        Ok(ToolInputSchema {
             properties: self.properties,
             required: self.required,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
-impl __p::serde::Serialize for ToolInputSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolInputSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "object")?;
-        if let ::core::option::Option::Some(v) = &self.properties {
+        if let Some(v) = &self.properties {
             m.serialize_entry("properties", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -7528,28 +7410,21 @@ impl __rt::SchemaType for ToolInputSchema {
     }
 }
 impl __p::Shape for ToolInputSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
                 (
                     "properties",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "required",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("required", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
@@ -7567,7 +7442,7 @@ pub struct SetLevelRequest {
 #[derive(Default)]
 pub struct __SetLevelRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SetLevelRequestParams>,
+    params: Option<SetLevelRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SetLevelRequestBuilder {
@@ -7590,30 +7465,28 @@ impl __p::Builder for __SetLevelRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SetLevelRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SetLevelRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(SetLevelRequest {
+        Ok(SetLevelRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SetLevelRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SetLevelRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
     }
 }
-impl __p::serde::Serialize for SetLevelRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SetLevelRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "logging/setLevel")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -7628,7 +7501,7 @@ impl __rt::SchemaType for SetLevelRequest {
     }
 }
 impl __p::Shape for SetLevelRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7636,7 +7509,7 @@ impl __p::Shape for SetLevelRequest {
             &[("method", true, __p::Lit::Str("logging/setLevel"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7656,7 +7529,7 @@ pub struct SetLevelRequestParams {
 /// Reads and writes `SetLevelRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SetLevelRequestParamsBuilder {
-    level: ::core::option::Option<LoggingLevel>,
+    level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SetLevelRequestParamsBuilder {
@@ -7671,17 +7544,17 @@ impl __p::Builder for __SetLevelRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SetLevelRequestParams, E> {
-        ::core::result::Result::Ok(SetLevelRequestParams {
+        Ok(SetLevelRequestParams {
             level: __p::need(self.level, "level")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SetLevelRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7690,13 +7563,13 @@ impl<'de> __p::serde::Deserialize<'de> for SetLevelRequestParams {
         >(d, "SetLevelRequestParams")
     }
 }
-impl __p::serde::Serialize for SetLevelRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SetLevelRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("level", &self.level)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -7710,7 +7583,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
     }
 }
 impl __p::Shape for SetLevelRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["level"],
@@ -7718,7 +7591,7 @@ impl __p::Shape for SetLevelRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
     }
 }
@@ -7736,7 +7609,7 @@ pub struct LoggingMessageNotification {
 #[derive(Default)]
 pub struct __LoggingMessageNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<LoggingMessageNotificationParams>,
+    params: Option<LoggingMessageNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LoggingMessageNotificationBuilder {
@@ -7759,18 +7632,18 @@ impl __p::Builder for __LoggingMessageNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(LoggingMessageNotification {
+        Ok(LoggingMessageNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7779,13 +7652,13 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
         >(d, "LoggingMessageNotification")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/message")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -7800,7 +7673,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
     }
 }
 impl __p::Shape for LoggingMessageNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7813,7 +7686,7 @@ impl __p::Shape for LoggingMessageNotification {
             &[("method", true, __p::Lit::Str("notifications/message"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7827,9 +7700,9 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    pub logger: ::core::option::Option<::std::string::String>,
+    pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-    pub data: __p::serde_json::Value,
+    pub data: serde_json::Value,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7837,9 +7710,9 @@ pub struct LoggingMessageNotificationParams {
 /// Reads and writes `LoggingMessageNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __LoggingMessageNotificationParamsBuilder {
-    level: ::core::option::Option<LoggingLevel>,
-    logger: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    level: Option<LoggingLevel>,
+    logger: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
@@ -7856,10 +7729,10 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotificationParams, E> {
-        ::core::result::Result::Ok(LoggingMessageNotificationParams {
+        Ok(LoggingMessageNotificationParams {
             level: __p::need(self.level, "level")?,
             logger: self.logger,
             data: __p::need(self.data, "data")?,
@@ -7867,8 +7740,8 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7877,15 +7750,15 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         >(d, "LoggingMessageNotificationParams")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("level", &self.level)?;
-        if let ::core::option::Option::Some(v) = &self.logger {
+        if let Some(v) = &self.logger {
             m.serialize_entry("logger", v)?;
         }
         m.serialize_entry("data", &self.data)?;
@@ -7901,19 +7774,19 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
     }
 }
 impl __p::Shape for LoggingMessageNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["level", "data"],
             &[
                 ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
-                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("logger", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
     }
 }
@@ -7940,7 +7813,7 @@ pub enum LoggingLevel {
     /// `"emergency"`
     Emergency,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl LoggingLevel {
     /// The value as written on the wire.
@@ -7971,28 +7844,28 @@ impl LoggingLevel {
         }
     }
 }
-impl ::core::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for LoggingLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for LoggingLevel {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingLevel {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingLevel {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a LoggingLevel string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for LoggingLevel {
@@ -8001,10 +7874,10 @@ impl __rt::SchemaType for LoggingLevel {
     }
 }
 impl __p::Shape for LoggingLevel {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -8014,7 +7887,7 @@ impl __p::Shape for LoggingLevel {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -8032,7 +7905,7 @@ pub struct CreateMessageRequest {
 #[derive(Default)]
 pub struct __CreateMessageRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CreateMessageRequestParams>,
+    params: Option<CreateMessageRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestBuilder {
@@ -8055,18 +7928,18 @@ impl __p::Builder for __CreateMessageRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CreateMessageRequest {
+        Ok(CreateMessageRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8075,13 +7948,13 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
         >(d, "CreateMessageRequest")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "sampling/createMessage")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -8096,7 +7969,7 @@ impl __rt::SchemaType for CreateMessageRequest {
     }
 }
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -8104,7 +7977,7 @@ impl __p::Shape for CreateMessageRequest {
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -8122,7 +7995,7 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `"allServers"`
     AllServers,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageRequestParamsIncludeContext {
     /// The value as written on the wire.
@@ -8143,31 +8016,31 @@ impl CreateMessageRequestParamsIncludeContext {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageRequestParamsIncludeContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParamsIncludeContext {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParamsIncludeContext {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}",
                     "a CreateMessageRequestParamsIncludeContext string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
@@ -8176,10 +8049,10 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
     }
 }
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -8189,29 +8062,27 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
 /// The inline type of [`CreateMessageRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
-    pub messages: ::std::vec::Vec<SamplingMessage>,
+    pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    pub model_preferences: ::core::option::Option<ModelPreferences>,
+    pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    pub system_prompt: ::core::option::Option<::std::string::String>,
+    pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    pub include_context: ::core::option::Option<
-        CreateMessageRequestParamsIncludeContext,
-    >,
+    pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
     /// JSON Schema type: `number`.
-    pub temperature: ::core::option::Option<__p::serde_json::Number>,
+    pub temperature: Option<serde_json::Number>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     pub max_tokens: i64,
-    pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    pub metadata: ::core::option::Option<__rt::JsonObject>,
+    pub metadata: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8219,14 +8090,14 @@ pub struct CreateMessageRequestParams {
 /// Reads and writes `CreateMessageRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageRequestParamsBuilder {
-    messages: ::core::option::Option<::std::vec::Vec<SamplingMessage>>,
-    model_preferences: ::core::option::Option<ModelPreferences>,
-    system_prompt: ::core::option::Option<::std::string::String>,
-    include_context: ::core::option::Option<CreateMessageRequestParamsIncludeContext>,
-    temperature: ::core::option::Option<__p::serde_json::Number>,
-    max_tokens: ::core::option::Option<i64>,
-    stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    metadata: ::core::option::Option<__rt::JsonObject>,
+    messages: Option<Vec<SamplingMessage>>,
+    model_preferences: Option<ModelPreferences>,
+    system_prompt: Option<String>,
+    include_context: Option<CreateMessageRequestParamsIncludeContext>,
+    temperature: Option<serde_json::Number>,
+    max_tokens: Option<i64>,
+    stop_sequences: Option<Vec<String>>,
+    metadata: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
@@ -8258,10 +8129,10 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequestParams, E> {
-        ::core::result::Result::Ok(CreateMessageRequestParams {
+        Ok(CreateMessageRequestParams {
             messages: __p::need(self.messages, "messages")?,
             model_preferences: self.model_preferences,
             system_prompt: self.system_prompt,
@@ -8274,8 +8145,8 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8284,31 +8155,31 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
         >(d, "CreateMessageRequestParams")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("messages", &self.messages)?;
-        if let ::core::option::Option::Some(v) = &self.model_preferences {
+        if let Some(v) = &self.model_preferences {
             m.serialize_entry("modelPreferences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.system_prompt {
+        if let Some(v) = &self.system_prompt {
             m.serialize_entry("systemPrompt", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.include_context {
+        if let Some(v) = &self.include_context {
             m.serialize_entry("includeContext", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.temperature {
+        if let Some(v) = &self.temperature {
             m.serialize_entry("temperature", v)?;
         }
         m.serialize_entry("maxTokens", &self.max_tokens)?;
-        if let ::core::option::Option::Some(v) = &self.stop_sequences {
+        if let Some(v) = &self.stop_sequences {
             m.serialize_entry("stopSequences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.metadata {
+        if let Some(v) = &self.metadata {
             m.serialize_entry("metadata", v)?;
         }
         for (k, v) in &self.extra {
@@ -8323,41 +8194,28 @@ impl __rt::SchemaType for CreateMessageRequestParams {
     }
 }
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
             &[
-                (
-                    "messages",
-                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("messages", <Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit),
                 ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
-                (
-                    "systemPrompt",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("systemPrompt", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "includeContext",
                     <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
                         as __p::Fit,
                 ),
-                (
-                    "temperature",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("temperature", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
-                (
-                    "stopSequences",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("stopSequences", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("metadata", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
@@ -8365,13 +8223,13 @@ impl __p::Shape for CreateMessageRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
-    pub model: ::std::string::String,
+    pub model: String,
     /// The reason why sampling stopped, if known.
-    pub stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -8379,11 +8237,11 @@ pub struct CreateMessageResult {
 /// Reads and writes `CreateMessageResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
-    model: ::core::option::Option<::std::string::String>,
-    stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    meta: Option<__rt::JsonObject>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
+    model: Option<String>,
+    stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageResultBuilder {
@@ -8404,10 +8262,10 @@ impl __p::Builder for __CreateMessageResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageResult, E> {
-        ::core::result::Result::Ok(CreateMessageResult {
+        Ok(CreateMessageResult {
             meta: self.meta,
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
@@ -8417,8 +8275,8 @@ impl __p::Builder for __CreateMessageResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8427,20 +8285,20 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
         >(d, "CreateMessageResult")
     }
 }
-impl __p::serde::Serialize for CreateMessageResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         m.serialize_entry("model", &self.model)?;
-        if let ::core::option::Option::Some(v) = &self.stop_reason {
+        if let Some(v) = &self.stop_reason {
             m.serialize_entry("stopReason", v)?;
         }
         for (k, v) in &self.extra {
@@ -8455,7 +8313,7 @@ impl __rt::SchemaType for CreateMessageResult {
     }
 }
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -8463,7 +8321,7 @@ impl __p::Shape for CreateMessageResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("role", <Role as __p::Shape>::fits as __p::Fit),
                 ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
-                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("model", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "stopReason",
                     <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
@@ -8472,7 +8330,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
@@ -8486,7 +8344,7 @@ pub enum CreateMessageResultStopReason {
     /// `"maxTokens"`
     MaxTokens,
     /// Any other string, which the schema allows.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageResultStopReason {
     /// The value as written on the wire.
@@ -8507,30 +8365,30 @@ impl CreateMessageResultStopReason {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageResultStopReason {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageResultStopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageResultStopReason {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResultStopReason {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResultStopReason {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}", "a CreateMessageResultStopReason string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageResultStopReason {
@@ -8539,10 +8397,10 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
     }
 }
 impl __p::Shape for CreateMessageResultStopReason {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if true {
@@ -8552,7 +8410,7 @@ impl __p::Shape for CreateMessageResultStopReason {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -8568,8 +8426,8 @@ pub struct SamplingMessage {
 /// Reads and writes `SamplingMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SamplingMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SamplingMessageBuilder {
@@ -8585,30 +8443,28 @@ impl __p::Builder for __SamplingMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SamplingMessage, E> {
-        ::core::result::Result::Ok(SamplingMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SamplingMessage, E> {
+        Ok(SamplingMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
-impl __p::serde::Serialize for SamplingMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         for (k, v) in &self.extra {
@@ -8623,7 +8479,7 @@ impl __rt::SchemaType for SamplingMessage {
     }
 }
 impl __p::Shape for SamplingMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -8634,7 +8490,7 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -8652,16 +8508,16 @@ pub enum SamplingMessageContent {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for SamplingMessageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::AudioContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::AudioContent(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -8676,7 +8532,7 @@ impl __rt::SchemaType for SamplingMessageContent {
     }
 }
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -8686,7 +8542,7 @@ impl __p::Shape for SamplingMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -8718,10 +8574,10 @@ impl __p::Builder for __SamplingMessageContentBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SamplingMessageContent, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     SamplingMessageContent::TextContent(__p::Builder::finish(b)?)
@@ -8741,36 +8597,34 @@ impl __p::Tagged for SamplingMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContent object, chosen by `type`";
     type Builder = __SamplingMessageContentBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__SamplingMessageContentBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__SamplingMessageContentBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
+                Some("text") => {
                     __SamplingMessageContentBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
+                        __TextContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("image") => {
+                Some("image") => {
                     __SamplingMessageContentBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
+                        __ImageContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("audio") => {
+                Some("audio") => {
                     __SamplingMessageContentBuilder::AudioContent(
-                        <__AudioContentBuilder as ::core::default::Default>::default(),
+                        __AudioContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __SamplingMessageContentBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, SamplingMessageContent>(d)
@@ -8782,7 +8636,7 @@ pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
+    pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
@@ -8794,7 +8648,7 @@ pub struct Annotations {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub priority: ::core::option::Option<__p::serde_json::Number>,
+    pub priority: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8802,8 +8656,8 @@ pub struct Annotations {
 /// Reads and writes `Annotations` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __AnnotationsBuilder {
-    audience: ::core::option::Option<::std::vec::Vec<Role>>,
-    priority: ::core::option::Option<__p::serde_json::Number>,
+    audience: Option<Vec<Role>>,
+    priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AnnotationsBuilder {
@@ -8819,32 +8673,32 @@ impl __p::Builder for __AnnotationsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Annotations, E> {
-        ::core::result::Result::Ok(Annotations {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Annotations, E> {
+        Ok(Annotations {
             audience: self.audience,
             priority: self.priority,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
-impl __p::serde::Serialize for Annotations {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Annotations {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.audience {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.audience {
             m.serialize_entry("audience", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.priority {
+        if let Some(v) = &self.priority {
             m.serialize_entry("priority", v)?;
         }
         for (k, v) in &self.extra {
@@ -8859,18 +8713,18 @@ impl __rt::SchemaType for Annotations {
     }
 }
 impl __p::Shape for Annotations {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
-                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("audience", <Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -8880,9 +8734,9 @@ impl __p::Shape for Annotations {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextContent {
     /// The text content of the message.
-    pub text: ::std::string::String,
+    pub text: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8891,8 +8745,8 @@ pub struct TextContent {
 #[derive(Default)]
 pub struct __TextContentBuilder {
     __lit_type: bool,
-    text: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
+    text: Option<String>,
+    annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextContentBuilder {
@@ -8913,32 +8767,32 @@ impl __p::Builder for __TextContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(TextContent {
+        Ok(TextContent {
             text: __p::need(self.text, "text")?,
             annotations: self.annotations,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
-impl __p::serde::Serialize for TextContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "text")?;
         m.serialize_entry("text", &self.text)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         for (k, v) in &self.extra {
@@ -8953,18 +8807,18 @@ impl __rt::SchemaType for TextContent {
     }
 }
 impl __p::Shape for TextContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
             &[
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
@@ -8976,11 +8830,11 @@ pub struct ImageContent {
     /// The base64-encoded image data.
     ///
     /// Format: `byte`.
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the image. Different providers may support different image types.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8989,9 +8843,9 @@ pub struct ImageContent {
 #[derive(Default)]
 pub struct __ImageContentBuilder {
     __lit_type: bool,
-    data: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
+    data: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImageContentBuilder {
@@ -9013,11 +8867,9 @@ impl __p::Builder for __ImageContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ImageContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ImageContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ImageContent {
+        Ok(ImageContent {
             data: __p::need(self.data, "data")?,
             mime_type: __p::need(self.mime_type, "mimeType")?,
             annotations: self.annotations,
@@ -9025,24 +8877,24 @@ impl __p::Builder for __ImageContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
-impl __p::serde::Serialize for ImageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ImageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "image")?;
         m.serialize_entry("data", &self.data)?;
         m.serialize_entry("mimeType", &self.mime_type)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         for (k, v) in &self.extra {
@@ -9057,19 +8909,19 @@ impl __rt::SchemaType for ImageContent {
     }
 }
 impl __p::Shape for ImageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
             &[
-                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -9085,11 +8937,11 @@ pub struct AudioContent {
     /// The base64-encoded audio data.
     ///
     /// Format: `byte`.
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9098,9 +8950,9 @@ pub struct AudioContent {
 #[derive(Default)]
 pub struct __AudioContentBuilder {
     __lit_type: bool,
-    data: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
+    data: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AudioContentBuilder {
@@ -9122,11 +8974,9 @@ impl __p::Builder for __AudioContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<AudioContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<AudioContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(AudioContent {
+        Ok(AudioContent {
             data: __p::need(self.data, "data")?,
             mime_type: __p::need(self.mime_type, "mimeType")?,
             annotations: self.annotations,
@@ -9134,24 +8984,24 @@ impl __p::Builder for __AudioContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for AudioContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
-impl __p::serde::Serialize for AudioContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for AudioContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "audio")?;
         m.serialize_entry("data", &self.data)?;
         m.serialize_entry("mimeType", &self.mime_type)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
         for (k, v) in &self.extra {
@@ -9166,19 +9016,19 @@ impl __rt::SchemaType for AudioContent {
     }
 }
 impl __p::Shape for AudioContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
             &[
-                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -9206,7 +9056,7 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
+    pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
@@ -9216,7 +9066,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub cost_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub cost_priority: Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
@@ -9226,7 +9076,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub speed_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub speed_priority: Option<serde_json::Number>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
@@ -9236,7 +9086,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub intelligence_priority: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9244,10 +9094,10 @@ pub struct ModelPreferences {
 /// Reads and writes `ModelPreferences` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelPreferencesBuilder {
-    hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
-    cost_priority: ::core::option::Option<__p::serde_json::Number>,
-    speed_priority: ::core::option::Option<__p::serde_json::Number>,
-    intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    hints: Option<Vec<ModelHint>>,
+    cost_priority: Option<serde_json::Number>,
+    speed_priority: Option<serde_json::Number>,
+    intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelPreferencesBuilder {
@@ -9271,10 +9121,8 @@ impl __p::Builder for __ModelPreferencesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ModelPreferences, E> {
-        ::core::result::Result::Ok(ModelPreferences {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelPreferences, E> {
+        Ok(ModelPreferences {
             hints: self.hints,
             cost_priority: self.cost_priority,
             speed_priority: self.speed_priority,
@@ -9283,30 +9131,30 @@ impl __p::Builder for __ModelPreferencesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
-impl __p::serde::Serialize for ModelPreferences {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelPreferences {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.hints {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.hints {
             m.serialize_entry("hints", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.cost_priority {
+        if let Some(v) = &self.cost_priority {
             m.serialize_entry("costPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.speed_priority {
+        if let Some(v) = &self.speed_priority {
             m.serialize_entry("speedPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.intelligence_priority {
+        if let Some(v) = &self.intelligence_priority {
             m.serialize_entry("intelligencePriority", v)?;
         }
         for (k, v) in &self.extra {
@@ -9321,29 +9169,23 @@ impl __rt::SchemaType for ModelPreferences {
     }
 }
 impl __p::Shape for ModelPreferences {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
-                (
-                    "costPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "speedPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("hints", <Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                ("costPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("speedPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 (
                     "intelligencePriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                    <serde_json::Number as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -9362,7 +9204,7 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    pub name: ::core::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9370,7 +9212,7 @@ pub struct ModelHint {
 /// Reads and writes `ModelHint` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelHintBuilder {
-    name: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelHintBuilder {
@@ -9385,28 +9227,28 @@ impl __p::Builder for __ModelHintBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
-        ::core::result::Result::Ok(ModelHint {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
+        Ok(ModelHint {
             name: self.name,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
-impl __p::serde::Serialize for ModelHint {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelHint {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
         for (k, v) in &self.extra {
@@ -9421,15 +9263,15 @@ impl __rt::SchemaType for ModelHint {
     }
 }
 impl __p::Shape for ModelHint {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("name", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -9447,7 +9289,7 @@ pub struct CompleteRequest {
 #[derive(Default)]
 pub struct __CompleteRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CompleteRequestParams>,
+    params: Option<CompleteRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestBuilder {
@@ -9470,30 +9312,28 @@ impl __p::Builder for __CompleteRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CompleteRequest {
+        Ok(CompleteRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
-impl __p::serde::Serialize for CompleteRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "completion/complete")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -9508,7 +9348,7 @@ impl __rt::SchemaType for CompleteRequest {
     }
 }
 impl __p::Shape for CompleteRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9516,7 +9356,7 @@ impl __p::Shape for CompleteRequest {
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9536,15 +9376,15 @@ pub enum CompleteRequestParamsRef {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for CompleteRequestParamsRef {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsRef {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PromptReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PromptReference(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceReference(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -9558,7 +9398,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
     }
 }
 impl __p::Shape for CompleteRequestParamsRef {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceReference as __p::Shape>::score(v),
@@ -9567,7 +9407,7 @@ impl __p::Shape for CompleteRequestParamsRef {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::fits(v),
             <ResourceReference as __p::Shape>::fits(v),
@@ -9596,10 +9436,10 @@ impl __p::Builder for __CompleteRequestParamsRefBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsRef, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::PromptReference(b) => {
                     CompleteRequestParamsRef::PromptReference(__p::Builder::finish(b)?)
@@ -9616,31 +9456,29 @@ impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
     type Builder = __CompleteRequestParamsRefBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__CompleteRequestParamsRefBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__CompleteRequestParamsRefBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ref/prompt") => {
+                Some("ref/prompt") => {
                     __CompleteRequestParamsRefBuilder::PromptReference(
-                        <__PromptReferenceBuilder as ::core::default::Default>::default(),
+                        __PromptReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("ref/resource") => {
+                Some("ref/resource") => {
                     __CompleteRequestParamsRefBuilder::ResourceReference(
-                        <__ResourceReferenceBuilder as ::core::default::Default>::default(),
+                        __ResourceReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __CompleteRequestParamsRefBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
@@ -9650,9 +9488,9 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
-    pub name: ::std::string::String,
+    pub name: String,
     /// The value of the argument to use for completion matching.
-    pub value: ::std::string::String,
+    pub value: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9660,8 +9498,8 @@ pub struct CompleteRequestParamsArgument {
 /// Reads and writes `CompleteRequestParamsArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    value: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    value: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
@@ -9677,18 +9515,18 @@ impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsArgument, E> {
-        ::core::result::Result::Ok(CompleteRequestParamsArgument {
+        Ok(CompleteRequestParamsArgument {
             name: __p::need(self.name, "name")?,
             value: __p::need(self.value, "value")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9697,13 +9535,13 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         >(d, "CompleteRequestParamsArgument")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParamsArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
         m.serialize_entry("value", &self.value)?;
         for (k, v) in &self.extra {
@@ -9718,18 +9556,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
     }
 }
 impl __p::Shape for CompleteRequestParamsArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "value"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("value", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
@@ -9746,8 +9584,8 @@ pub struct CompleteRequestParams {
 /// Reads and writes `CompleteRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsBuilder {
-    r#ref: ::core::option::Option<CompleteRequestParamsRef>,
-    argument: ::core::option::Option<CompleteRequestParamsArgument>,
+    r#ref: Option<CompleteRequestParamsRef>,
+    argument: Option<CompleteRequestParamsArgument>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsBuilder {
@@ -9763,18 +9601,18 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParams, E> {
-        ::core::result::Result::Ok(CompleteRequestParams {
+        Ok(CompleteRequestParams {
             r#ref: __p::need(self.r#ref, "ref")?,
             argument: __p::need(self.argument, "argument")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9783,13 +9621,13 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
         >(d, "CompleteRequestParams")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("ref", &self.r#ref)?;
         m.serialize_entry("argument", &self.argument)?;
         for (k, v) in &self.extra {
@@ -9804,7 +9642,7 @@ impl __rt::SchemaType for CompleteRequestParams {
     }
 }
 impl __p::Shape for CompleteRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["ref", "argument"],
@@ -9818,7 +9656,7 @@ impl __p::Shape for CompleteRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
@@ -9826,7 +9664,7 @@ impl __p::Shape for CompleteRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -9835,8 +9673,8 @@ pub struct CompleteResult {
 /// Reads and writes `CompleteResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    completion: ::core::option::Option<CompleteResultCompletion>,
+    meta: Option<__rt::JsonObject>,
+    completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultBuilder {
@@ -9852,31 +9690,29 @@ impl __p::Builder for __CompleteResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteResult, E> {
-        ::core::result::Result::Ok(CompleteResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteResult, E> {
+        Ok(CompleteResult {
             meta: self.meta,
             completion: __p::need(self.completion, "completion")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
-impl __p::serde::Serialize for CompleteResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("completion", &self.completion)?;
@@ -9892,7 +9728,7 @@ impl __rt::SchemaType for CompleteResult {
     }
 }
 impl __p::Shape for CompleteResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["completion"],
@@ -9906,7 +9742,7 @@ impl __p::Shape for CompleteResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
 }
@@ -9914,11 +9750,11 @@ impl __p::Shape for CompleteResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
-    pub values: ::std::vec::Vec<::std::string::String>,
+    pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    pub total: ::core::option::Option<i64>,
+    pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    pub has_more: ::core::option::Option<bool>,
+    pub has_more: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9926,9 +9762,9 @@ pub struct CompleteResultCompletion {
 /// Reads and writes `CompleteResultCompletion` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultCompletionBuilder {
-    values: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    total: ::core::option::Option<i64>,
-    has_more: ::core::option::Option<bool>,
+    values: Option<Vec<String>>,
+    total: Option<i64>,
+    has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultCompletionBuilder {
@@ -9945,10 +9781,10 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteResultCompletion, E> {
-        ::core::result::Result::Ok(CompleteResultCompletion {
+        Ok(CompleteResultCompletion {
             values: __p::need(self.values, "values")?,
             total: self.total,
             has_more: self.has_more,
@@ -9956,8 +9792,8 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9966,18 +9802,18 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
         >(d, "CompleteResultCompletion")
     }
 }
-impl __p::serde::Serialize for CompleteResultCompletion {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResultCompletion {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("values", &self.values)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.has_more {
+        if let Some(v) = &self.has_more {
             m.serialize_entry("hasMore", v)?;
         }
         for (k, v) in &self.extra {
@@ -9992,23 +9828,19 @@ impl __rt::SchemaType for CompleteResultCompletion {
     }
 }
 impl __p::Shape for CompleteResultCompletion {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["values"],
             &[
-                (
-                    "values",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("values", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("total", <i64 as __p::Shape>::fits as __p::Fit),
                 ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
     }
 }
@@ -10020,7 +9852,7 @@ pub struct ResourceReference {
     /// The URI or URI template of the resource.
     ///
     /// Format: `uri-template`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10029,7 +9861,7 @@ pub struct ResourceReference {
 #[derive(Default)]
 pub struct __ResourceReferenceBuilder {
     __lit_type: bool,
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceReferenceBuilder {
@@ -10052,30 +9884,30 @@ impl __p::Builder for __ResourceReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ResourceReference {
+        Ok(ResourceReference {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceReferenceBuilder>(d, "ResourceReference")
     }
 }
-impl __p::serde::Serialize for ResourceReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "ref/resource")?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
@@ -10090,15 +9922,15 @@ impl __rt::SchemaType for ResourceReference {
     }
 }
 impl __p::Shape for ResourceReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "uri"],
@@ -10112,7 +9944,7 @@ impl __p::Shape for ResourceReference {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptReference {
     /// The name of the prompt or prompt template
-    pub name: ::std::string::String,
+    pub name: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10121,7 +9953,7 @@ pub struct PromptReference {
 #[derive(Default)]
 pub struct __PromptReferenceBuilder {
     __lit_type: bool,
-    name: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptReferenceBuilder {
@@ -10144,30 +9976,28 @@ impl __p::Builder for __PromptReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptReference, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(PromptReference {
+        Ok(PromptReference {
             name: __p::need(self.name, "name")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
-impl __p::serde::Serialize for PromptReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "ref/prompt")?;
         m.serialize_entry("name", &self.name)?;
         for (k, v) in &self.extra {
@@ -10182,15 +10012,15 @@ impl __rt::SchemaType for PromptReference {
     }
 }
 impl __p::Shape for PromptReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "name"],
-            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("name", <String as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "name"],
@@ -10209,7 +10039,7 @@ impl __p::Shape for PromptReference {
 /// Always carries `"method": "roots/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
-    pub params: ::core::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10218,7 +10048,7 @@ pub struct ListRootsRequest {
 #[derive(Default)]
 pub struct __ListRootsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<RequestParams>,
+    params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsRequestBuilder {
@@ -10241,32 +10071,30 @@ impl __p::Builder for __ListRootsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListRootsRequest {
+        Ok(ListRootsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
-impl __p::serde::Serialize for ListRootsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "roots/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -10281,7 +10109,7 @@ impl __rt::SchemaType for ListRootsRequest {
     }
 }
 impl __p::Shape for ListRootsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -10289,7 +10117,7 @@ impl __p::Shape for ListRootsRequest {
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -10303,8 +10131,8 @@ impl __p::Shape for ListRootsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub roots: ::std::vec::Vec<Root>,
+    pub meta: Option<__rt::JsonObject>,
+    pub roots: Vec<Root>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -10312,8 +10140,8 @@ pub struct ListRootsResult {
 /// Reads and writes `ListRootsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListRootsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    roots: ::core::option::Option<::std::vec::Vec<Root>>,
+    meta: Option<__rt::JsonObject>,
+    roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsResultBuilder {
@@ -10329,31 +10157,29 @@ impl __p::Builder for __ListRootsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsResult, E> {
-        ::core::result::Result::Ok(ListRootsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsResult, E> {
+        Ok(ListRootsResult {
             meta: self.meta,
             roots: __p::need(self.roots, "roots")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
-impl __p::serde::Serialize for ListRootsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("roots", &self.roots)?;
@@ -10369,18 +10195,18 @@ impl __rt::SchemaType for ListRootsResult {
     }
 }
 impl __p::Shape for ListRootsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["roots"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit),
+                ("roots", <Vec<Root> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
 }
@@ -10392,11 +10218,11 @@ pub struct Root {
     /// other URI schemes.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    pub name: ::core::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10404,8 +10230,8 @@ pub struct Root {
 /// Reads and writes `Root` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RootBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    name: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RootBuilder {
@@ -10421,30 +10247,30 @@ impl __p::Builder for __RootBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Root, E> {
-        ::core::result::Result::Ok(Root {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Root, E> {
+        Ok(Root {
             uri: __p::need(self.uri, "uri")?,
             name: self.name,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Root {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Root {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
-impl __p::serde::Serialize for Root {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Root {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
         for (k, v) in &self.extra {
@@ -10459,18 +10285,18 @@ impl __rt::SchemaType for Root {
     }
 }
 impl __p::Shape for Root {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -10481,7 +10307,7 @@ impl __p::Shape for Root {
 /// Always carries `"method": "notifications/roots/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10490,7 +10316,7 @@ pub struct RootsListChangedNotification {
 #[derive(Default)]
 pub struct __RootsListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RootsListChangedNotificationBuilder {
@@ -10513,18 +10339,18 @@ impl __p::Builder for __RootsListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RootsListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(RootsListChangedNotification {
+        Ok(RootsListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RootsListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10533,15 +10359,15 @@ impl<'de> __p::serde::Deserialize<'de> for RootsListChangedNotification {
         >(d, "RootsListChangedNotification")
     }
 }
-impl __p::serde::Serialize for RootsListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RootsListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/roots/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -10556,7 +10382,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
     }
 }
 impl __p::Shape for RootsListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -10564,7 +10390,7 @@ impl __p::Shape for RootsListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -10604,28 +10430,26 @@ pub enum ClientRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ClientRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PingRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SetLevelRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourcesRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesRequest(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ReadResourceRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SubscribeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::UnsubscribeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::InitializeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteRequest(v) => serde::Serialize::serialize(v, s),
+            Self::SetLevelRequest(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceRequest(v) => serde::Serialize::serialize(v, s),
+            Self::SubscribeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::UnsubscribeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -10650,7 +10474,7 @@ impl __rt::SchemaType for ClientRequest {
     }
 }
 impl __p::Shape for ClientRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <InitializeRequest as __p::Shape>::score(v),
@@ -10670,7 +10494,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <InitializeRequest as __p::Shape>::fits(v),
@@ -10732,10 +10556,8 @@ impl __p::Builder for __ClientRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ClientRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ClientRequest, E> {
+        Ok(
             match self {
                 Self::PingRequest(b) => {
                     ClientRequest::PingRequest(__p::Builder::finish(b)?)
@@ -10785,86 +10607,80 @@ impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
     type Builder = __ClientRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ClientRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ClientRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ping") => {
-                    __ClientRequestBuilder::PingRequest(
-                        <__PingRequestBuilder as ::core::default::Default>::default(),
-                    )
+                Some("ping") => {
+                    __ClientRequestBuilder::PingRequest(__PingRequestBuilder::default())
                 }
-                ::core::option::Option::Some("initialize") => {
+                Some("initialize") => {
                     __ClientRequestBuilder::InitializeRequest(
-                        <__InitializeRequestBuilder as ::core::default::Default>::default(),
+                        __InitializeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("completion/complete") => {
+                Some("completion/complete") => {
                     __ClientRequestBuilder::CompleteRequest(
-                        <__CompleteRequestBuilder as ::core::default::Default>::default(),
+                        __CompleteRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("logging/setLevel") => {
+                Some("logging/setLevel") => {
                     __ClientRequestBuilder::SetLevelRequest(
-                        <__SetLevelRequestBuilder as ::core::default::Default>::default(),
+                        __SetLevelRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/get") => {
+                Some("prompts/get") => {
                     __ClientRequestBuilder::GetPromptRequest(
-                        <__GetPromptRequestBuilder as ::core::default::Default>::default(),
+                        __GetPromptRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/list") => {
+                Some("prompts/list") => {
                     __ClientRequestBuilder::ListPromptsRequest(
-                        <__ListPromptsRequestBuilder as ::core::default::Default>::default(),
+                        __ListPromptsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/list") => {
+                Some("resources/list") => {
                     __ClientRequestBuilder::ListResourcesRequest(
-                        <__ListResourcesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourcesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/templates/list") => {
+                Some("resources/templates/list") => {
                     __ClientRequestBuilder::ListResourceTemplatesRequest(
-                        <__ListResourceTemplatesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourceTemplatesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/read") => {
+                Some("resources/read") => {
                     __ClientRequestBuilder::ReadResourceRequest(
-                        <__ReadResourceRequestBuilder as ::core::default::Default>::default(),
+                        __ReadResourceRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/subscribe") => {
+                Some("resources/subscribe") => {
                     __ClientRequestBuilder::SubscribeRequest(
-                        <__SubscribeRequestBuilder as ::core::default::Default>::default(),
+                        __SubscribeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/unsubscribe") => {
+                Some("resources/unsubscribe") => {
                     __ClientRequestBuilder::UnsubscribeRequest(
-                        <__UnsubscribeRequestBuilder as ::core::default::Default>::default(),
+                        __UnsubscribeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/call") => {
+                Some("tools/call") => {
                     __ClientRequestBuilder::CallToolRequest(
-                        <__CallToolRequestBuilder as ::core::default::Default>::default(),
+                        __CallToolRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/list") => {
+                Some("tools/list") => {
                     __ClientRequestBuilder::ListToolsRequest(
-                        <__ListToolsRequestBuilder as ::core::default::Default>::default(),
+                        __ListToolsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ClientRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ClientRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ClientRequest>(d)
@@ -10884,19 +10700,17 @@ pub enum ClientNotification {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ClientNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CancelledNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ProgressNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializedNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::RootsListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::InitializedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::RootsListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -10912,7 +10726,7 @@ impl __rt::SchemaType for ClientNotification {
     }
 }
 impl __p::Shape for ClientNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -10923,7 +10737,7 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -10958,10 +10772,10 @@ impl __p::Builder for __ClientNotificationBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientNotification, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CancelledNotification(b) => {
                     ClientNotification::CancelledNotification(__p::Builder::finish(b)?)
@@ -10986,41 +10800,37 @@ impl __p::Tagged for ClientNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientNotification object, chosen by `method`";
     type Builder = __ClientNotificationBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ClientNotificationBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ClientNotificationBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("notifications/cancelled") => {
+                Some("notifications/cancelled") => {
                     __ClientNotificationBuilder::CancelledNotification(
-                        <__CancelledNotificationBuilder as ::core::default::Default>::default(),
+                        __CancelledNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/progress") => {
+                Some("notifications/progress") => {
                     __ClientNotificationBuilder::ProgressNotification(
-                        <__ProgressNotificationBuilder as ::core::default::Default>::default(),
+                        __ProgressNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/initialized") => {
+                Some("notifications/initialized") => {
                     __ClientNotificationBuilder::InitializedNotification(
-                        <__InitializedNotificationBuilder as ::core::default::Default>::default(),
+                        __InitializedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/roots/list_changed") => {
+                Some("notifications/roots/list_changed") => {
                     __ClientNotificationBuilder::RootsListChangedNotification(
-                        <__RootsListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __RootsListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ClientNotificationBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ClientNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ClientNotification>(d)
@@ -11036,15 +10846,15 @@ pub enum ClientResult {
     /// [`ListRootsResult`]
     ListRootsResult(ListRootsResult),
 }
-impl __p::serde::Serialize for ClientResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmptyResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CreateMessageResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -11058,7 +10868,7 @@ impl __rt::SchemaType for ClientResult {
     }
 }
 impl __p::Shape for ClientResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <CreateMessageResult as __p::Shape>::score(v),
@@ -11068,7 +10878,7 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <CreateMessageResult as __p::Shape>::fits(v),
@@ -11079,29 +10889,23 @@ impl __p::Shape for ClientResult {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <EmptyResult as __p::Shape>::score(&v),
             <CreateMessageResult as __p::Shape>::score(&v),
             <ListRootsResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(ClientResult::EmptyResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(ClientResult::CreateMessageResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(ClientResult::ListRootsResult)
-            }
+            Some(0usize) => __p::from_value(v).map(ClientResult::EmptyResult),
+            Some(1usize) => __p::from_value(v).map(ClientResult::CreateMessageResult),
+            Some(2usize) => __p::from_value(v).map(ClientResult::ListRootsResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)",
                     ),
                 )
@@ -11121,16 +10925,16 @@ pub enum ServerRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ServerRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PingRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CreateMessageRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -11145,7 +10949,7 @@ impl __rt::SchemaType for ServerRequest {
     }
 }
 impl __p::Shape for ServerRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
@@ -11155,7 +10959,7 @@ impl __p::Shape for ServerRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <CreateMessageRequest as __p::Shape>::fits(v),
@@ -11187,10 +10991,8 @@ impl __p::Builder for __ServerRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ServerRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ServerRequest, E> {
+        Ok(
             match self {
                 Self::PingRequest(b) => {
                     ServerRequest::PingRequest(__p::Builder::finish(b)?)
@@ -11210,36 +11012,30 @@ impl __p::Tagged for ServerRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerRequest object, chosen by `method`";
     type Builder = __ServerRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ServerRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ServerRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ping") => {
-                    __ServerRequestBuilder::PingRequest(
-                        <__PingRequestBuilder as ::core::default::Default>::default(),
-                    )
+                Some("ping") => {
+                    __ServerRequestBuilder::PingRequest(__PingRequestBuilder::default())
                 }
-                ::core::option::Option::Some("sampling/createMessage") => {
+                Some("sampling/createMessage") => {
                     __ServerRequestBuilder::CreateMessageRequest(
-                        <__CreateMessageRequestBuilder as ::core::default::Default>::default(),
+                        __CreateMessageRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("roots/list") => {
+                Some("roots/list") => {
                     __ServerRequestBuilder::ListRootsRequest(
-                        <__ListRootsRequestBuilder as ::core::default::Default>::default(),
+                        __ListRootsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ServerRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ServerRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerRequest>(d)
@@ -11265,28 +11061,20 @@ pub enum ServerNotification {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ServerNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CancelledNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ProgressNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::LoggingMessageNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceUpdatedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ResourceListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ToolListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::PromptListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::LoggingMessageNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceUpdatedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ToolListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::PromptListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -11305,7 +11093,7 @@ impl __rt::SchemaType for ServerNotification {
     }
 }
 impl __p::Shape for ServerNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -11319,7 +11107,7 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -11363,10 +11151,10 @@ impl __p::Builder for __ServerNotificationBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerNotification, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CancelledNotification(b) => {
                     ServerNotification::CancelledNotification(__p::Builder::finish(b)?)
@@ -11408,56 +11196,52 @@ impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
     type Builder = __ServerNotificationBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ServerNotificationBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ServerNotificationBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("notifications/cancelled") => {
+                Some("notifications/cancelled") => {
                     __ServerNotificationBuilder::CancelledNotification(
-                        <__CancelledNotificationBuilder as ::core::default::Default>::default(),
+                        __CancelledNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/progress") => {
+                Some("notifications/progress") => {
                     __ServerNotificationBuilder::ProgressNotification(
-                        <__ProgressNotificationBuilder as ::core::default::Default>::default(),
+                        __ProgressNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/message") => {
+                Some("notifications/message") => {
                     __ServerNotificationBuilder::LoggingMessageNotification(
-                        <__LoggingMessageNotificationBuilder as ::core::default::Default>::default(),
+                        __LoggingMessageNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/updated") => {
+                Some("notifications/resources/updated") => {
                     __ServerNotificationBuilder::ResourceUpdatedNotification(
-                        <__ResourceUpdatedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceUpdatedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/list_changed") => {
+                Some("notifications/resources/list_changed") => {
                     __ServerNotificationBuilder::ResourceListChangedNotification(
-                        <__ResourceListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/tools/list_changed") => {
+                Some("notifications/tools/list_changed") => {
                     __ServerNotificationBuilder::ToolListChangedNotification(
-                        <__ToolListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ToolListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/prompts/list_changed") => {
+                Some("notifications/prompts/list_changed") => {
                     __ServerNotificationBuilder::PromptListChangedNotification(
-                        <__PromptListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __PromptListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ServerNotificationBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ServerNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerNotification>(d)
@@ -11487,24 +11271,22 @@ pub enum ServerResult {
     /// [`ListToolsResult`]
     ListToolsResult(ListToolsResult),
 }
-impl __p::serde::Serialize for ServerResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmptyResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializeResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesResult(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ListResourcesResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ReadResourceResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+            Self::InitializeResult(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteResult(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -11525,7 +11307,7 @@ impl __rt::SchemaType for ServerResult {
     }
 }
 impl __p::Shape for ServerResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <InitializeResult as __p::Shape>::score(v),
@@ -11542,7 +11324,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <InitializeResult as __p::Shape>::fits(v),
@@ -11560,11 +11342,11 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <EmptyResult as __p::Shape>::score(&v),
             <InitializeResult as __p::Shape>::score(&v),
@@ -11578,39 +11360,21 @@ impl<'de> __p::serde::Deserialize<'de> for ServerResult {
             <ListToolsResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(ServerResult::EmptyResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(ServerResult::InitializeResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(ServerResult::CompleteResult)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(ServerResult::GetPromptResult)
-            }
-            ::core::option::Option::Some(4usize) => {
-                __p::from_value(v).map(ServerResult::ListPromptsResult)
-            }
-            ::core::option::Option::Some(5usize) => {
+            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
+            Some(1usize) => __p::from_value(v).map(ServerResult::InitializeResult),
+            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
+            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
+            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
+            Some(5usize) => {
                 __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
             }
-            ::core::option::Option::Some(6usize) => {
-                __p::from_value(v).map(ServerResult::ListResourcesResult)
-            }
-            ::core::option::Option::Some(7usize) => {
-                __p::from_value(v).map(ServerResult::ReadResourceResult)
-            }
-            ::core::option::Option::Some(8usize) => {
-                __p::from_value(v).map(ServerResult::CallToolResult)
-            }
-            ::core::option::Option::Some(9usize) => {
-                __p::from_value(v).map(ServerResult::ListToolsResult)
-            }
+            Some(6usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
+            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
+            Some(8usize) => __p::from_value(v).map(ServerResult::CallToolResult),
+            Some(9usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)",
                     ),
                 )
@@ -11950,25 +11714,17 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    >,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<
-        T: __p::serde::Serialize + __p::serde::de::DeserializeOwned + __rt::SchemaType,
-    >(
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
         json: &str,
-    ) -> ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    > {
-        let t: T = __p::serde_json::from_str(json)?;
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t: T = serde_json::from_str(json)?;
         let name = t.schema_name();
-        ::core::result::Result::Ok((__p::serde_json::to_value(&t)?, name))
+        Ok((serde_json::to_value(&t)?, name))
     }
-    ::core::option::Option::Some(
+    Some(
         match type_name {
             "JSONRPCMessage" => go::<JSONRPCMessage>(json),
             "JSONRPCBatchRequest" => go::<JSONRPCBatchRequest>(json),
@@ -12098,7 +11854,7 @@ pub fn roundtrip_json(
             "ServerRequest" => go::<ServerRequest>(json),
             "ServerNotification" => go::<ServerNotification>(json),
             "ServerResult" => go::<ServerResult>(json),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }

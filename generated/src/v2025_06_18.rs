@@ -4,6 +4,7 @@
 //!
 //! Generated from `mcp-spec/schema/2025-06-18/schema.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -19,16 +20,16 @@ pub enum JSONRPCMessage {
     /// [`JSONRPCError`]
     JSONRPCError(JSONRPCError),
 }
-impl __p::serde::Serialize for JSONRPCMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::JSONRPCRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCResponse(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCError(v) => __p::serde::Serialize::serialize(v, s),
+            Self::JSONRPCRequest(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCNotification(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCResponse(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCError(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -43,7 +44,7 @@ impl __rt::SchemaType for JSONRPCMessage {
     }
 }
 impl __p::Shape for JSONRPCMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -54,7 +55,7 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -66,11 +67,11 @@ impl __p::Shape for JSONRPCMessage {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <JSONRPCRequest as __p::Shape>::score(&v),
             <JSONRPCNotification as __p::Shape>::score(&v),
@@ -78,21 +79,13 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
             <JSONRPCError as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCError)
-            }
+            Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
+            Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
+            Some(2usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
+            Some(3usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCError),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)",
                     ),
                 )
@@ -110,18 +103,18 @@ pub const JSONRPC_VERSION: &str = "2.0";
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressToken {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for ProgressToken {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressToken {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -134,82 +127,76 @@ impl __rt::SchemaType for ProgressToken {
     }
 }
 impl __p::Shape for ProgressToken {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressToken {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = ProgressToken;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("ProgressToken (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -218,12 +205,12 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
     }
 }
 /// An opaque token used to represent a cursor for pagination.
-pub type Cursor = ::std::string::String;
+pub type Cursor = String;
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<RequestParams>,
+    pub method: String,
+    pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -231,8 +218,8 @@ pub struct Request {
 /// Reads and writes `Request` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<RequestParams>,
+    method: Option<String>,
+    params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestBuilder {
@@ -248,30 +235,30 @@ impl __p::Builder for __RequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Request, E> {
-        ::core::result::Result::Ok(Request {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Request, E> {
+        Ok(Request {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Request {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
-impl __p::serde::Serialize for Request {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Request {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -286,18 +273,18 @@ impl __rt::SchemaType for Request {
     }
 }
 impl __p::Shape for Request {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -305,7 +292,7 @@ impl __p::Shape for Request {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    pub progress_token: ::core::option::Option<ProgressToken>,
+    pub progress_token: Option<ProgressToken>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -313,7 +300,7 @@ pub struct RequestParamsMeta {
 /// Reads and writes `RequestParamsMeta` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsMetaBuilder {
-    progress_token: ::core::option::Option<ProgressToken>,
+    progress_token: Option<ProgressToken>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsMetaBuilder {
@@ -330,30 +317,30 @@ impl __p::Builder for __RequestParamsMetaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RequestParamsMeta, E> {
-        ::core::result::Result::Ok(RequestParamsMeta {
+        Ok(RequestParamsMeta {
             progress_token: self.progress_token,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestParamsMeta {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
     }
 }
-impl __p::serde::Serialize for RequestParamsMeta {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestParamsMeta {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.progress_token {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.progress_token {
             m.serialize_entry("progressToken", v)?;
         }
         for (k, v) in &self.extra {
@@ -368,7 +355,7 @@ impl __rt::SchemaType for RequestParamsMeta {
     }
 }
 impl __p::Shape for RequestParamsMeta {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -376,7 +363,7 @@ impl __p::Shape for RequestParamsMeta {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -384,7 +371,7 @@ impl __p::Shape for RequestParamsMeta {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -392,7 +379,7 @@ pub struct RequestParams {
 /// Reads and writes `RequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
+    meta: Option<RequestParamsMeta>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsBuilder {
@@ -407,30 +394,28 @@ impl __p::Builder for __RequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<RequestParams, E> {
-        ::core::result::Result::Ok(RequestParams {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<RequestParams, E> {
+        Ok(RequestParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
-impl __p::serde::Serialize for RequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -445,7 +430,7 @@ impl __rt::SchemaType for RequestParams {
     }
 }
 impl __p::Shape for RequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -453,15 +438,15 @@ impl __p::Shape for RequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<NotificationParams>,
+    pub method: String,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -469,8 +454,8 @@ pub struct Notification {
 /// Reads and writes `Notification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<NotificationParams>,
+    method: Option<String>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationBuilder {
@@ -486,32 +471,30 @@ impl __p::Builder for __NotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Notification, E> {
-        ::core::result::Result::Ok(Notification {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Notification, E> {
+        Ok(Notification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
-impl __p::serde::Serialize for Notification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Notification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -526,18 +509,18 @@ impl __rt::SchemaType for Notification {
     }
 }
 impl __p::Shape for Notification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -545,7 +528,7 @@ impl __p::Shape for Notification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -553,7 +536,7 @@ pub struct NotificationParams {
 /// Reads and writes `NotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationParamsBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationParamsBuilder {
@@ -568,17 +551,17 @@ impl __p::Builder for __NotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<NotificationParams, E> {
-        ::core::result::Result::Ok(NotificationParams {
+        Ok(NotificationParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -587,14 +570,14 @@ impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
         >(d, "NotificationParams")
     }
 }
-impl __p::serde::Serialize for NotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -609,7 +592,7 @@ impl __rt::SchemaType for NotificationParams {
     }
 }
 impl __p::Shape for NotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -617,14 +600,14 @@ impl __p::Shape for NotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -632,7 +615,7 @@ pub struct Result {
 /// Reads and writes `Result` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultBuilder {
@@ -647,28 +630,28 @@ impl __p::Builder for __ResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Result, E> {
-        ::core::result::Result::Ok(Result {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
+        Ok(Result {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Result {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Result {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
-impl __p::serde::Serialize for Result {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Result {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -683,7 +666,7 @@ impl __rt::SchemaType for Result {
     }
 }
 impl __p::Shape for Result {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -691,7 +674,7 @@ impl __p::Shape for Result {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -701,18 +684,18 @@ impl __p::Shape for Result {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestId {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for RequestId {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestId {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -725,82 +708,76 @@ impl __rt::SchemaType for RequestId {
     }
 }
 impl __p::Shape for RequestId {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = RequestId;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("RequestId (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -813,8 +790,8 @@ impl<'de> __p::serde::Deserialize<'de> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<RequestParams>,
+    pub method: String,
+    pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -823,10 +800,10 @@ pub struct JSONRPCRequest {
 /// Reads and writes `JSONRPCRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<RequestParams>,
+    method: Option<String>,
+    params: Option<RequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCRequestBuilder {
@@ -851,11 +828,9 @@ impl __p::Builder for __JSONRPCRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCRequest, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCRequest {
+        Ok(JSONRPCRequest {
             method: __p::need(self.method, "method")?,
             params: self.params,
             id: __p::need(self.id, "id")?,
@@ -863,22 +838,22 @@ impl __p::Builder for __JSONRPCRequestBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
-impl __p::serde::Serialize for JSONRPCRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -895,19 +870,19 @@ impl __rt::SchemaType for JSONRPCRequest {
     }
 }
 impl __p::Shape for JSONRPCRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <RequestParams as __p::Shape>::fits as __p::Fit),
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -920,8 +895,8 @@ impl __p::Shape for JSONRPCRequest {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<NotificationParams>,
+    pub method: String,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -929,8 +904,8 @@ pub struct JSONRPCNotification {
 /// Reads and writes `JSONRPCNotification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCNotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<NotificationParams>,
+    method: Option<String>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -955,19 +930,19 @@ impl __p::Builder for __JSONRPCNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCNotification, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCNotification {
+        Ok(JSONRPCNotification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -976,15 +951,15 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
         >(d, "JSONRPCNotification")
     }
 }
-impl __p::serde::Serialize for JSONRPCNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -1000,18 +975,18 @@ impl __rt::SchemaType for JSONRPCNotification {
     }
 }
 impl __p::Shape for JSONRPCNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -1034,8 +1009,8 @@ pub struct JSONRPCResponse {
 #[derive(Default)]
 pub struct __JSONRPCResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<Result>,
+    id: Option<RequestId>,
+    result: Option<Result>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCResponseBuilder {
@@ -1059,31 +1034,29 @@ impl __p::Builder for __JSONRPCResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCResponse, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCResponse {
+        Ok(JSONRPCResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCResponseBuilder>(d, "JSONRPCResponse")
     }
 }
-impl __p::serde::Serialize for JSONRPCResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -1099,7 +1072,7 @@ impl __rt::SchemaType for JSONRPCResponse {
     }
 }
 impl __p::Shape for JSONRPCResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1110,7 +1083,7 @@ impl __p::Shape for JSONRPCResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1138,8 +1111,8 @@ pub struct JSONRPCError {
 #[derive(Default)]
 pub struct __JSONRPCErrorBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    error: ::core::option::Option<JSONRPCErrorError>,
+    id: Option<RequestId>,
+    error: Option<JSONRPCErrorError>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCErrorBuilder {
@@ -1163,31 +1136,29 @@ impl __p::Builder for __JSONRPCErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCError, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCError, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCError {
+        Ok(JSONRPCError {
             id: __p::need(self.id, "id")?,
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCErrorBuilder>(d, "JSONRPCError")
     }
 }
-impl __p::serde::Serialize for JSONRPCError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("error", &self.error)?;
@@ -1203,7 +1174,7 @@ impl __rt::SchemaType for JSONRPCError {
     }
 }
 impl __p::Shape for JSONRPCError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -1214,7 +1185,7 @@ impl __p::Shape for JSONRPCError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -1228,9 +1199,9 @@ pub struct JSONRPCErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1238,9 +1209,9 @@ pub struct JSONRPCErrorError {
 /// Reads and writes `JSONRPCErrorError` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCErrorErrorBuilder {
-    code: ::core::option::Option<i64>,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    code: Option<i64>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCErrorErrorBuilder {
@@ -1257,10 +1228,10 @@ impl __p::Builder for __JSONRPCErrorErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCErrorError, E> {
-        ::core::result::Result::Ok(JSONRPCErrorError {
+        Ok(JSONRPCErrorError {
             code: __p::need(self.code, "code")?,
             message: __p::need(self.message, "message")?,
             data: self.data,
@@ -1268,23 +1239,23 @@ impl __p::Builder for __JSONRPCErrorErrorBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCErrorError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCErrorErrorBuilder>(d, "JSONRPCErrorError")
     }
 }
-impl __p::serde::Serialize for JSONRPCErrorError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCErrorError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &self.code)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -1299,19 +1270,19 @@ impl __rt::SchemaType for JSONRPCErrorError {
     }
 }
 impl __p::Shape for JSONRPCErrorError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
                 ("code", <i64 as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
@@ -1337,7 +1308,7 @@ pub struct CancelledNotification {
 #[derive(Default)]
 pub struct __CancelledNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CancelledNotificationParams>,
+    params: Option<CancelledNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelledNotificationBuilder {
@@ -1360,18 +1331,18 @@ impl __p::Builder for __CancelledNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CancelledNotification {
+        Ok(CancelledNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1380,13 +1351,13 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
         >(d, "CancelledNotification")
     }
 }
-impl __p::serde::Serialize for CancelledNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/cancelled")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -1401,7 +1372,7 @@ impl __rt::SchemaType for CancelledNotification {
     }
 }
 impl __p::Shape for CancelledNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -1409,7 +1380,7 @@ impl __p::Shape for CancelledNotification {
             &[("method", true, __p::Lit::Str("notifications/cancelled"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -1425,7 +1396,7 @@ pub struct CancelledNotificationParams {
     /// This MUST correspond to the ID of a request previously issued in the same direction.
     pub request_id: RequestId,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    pub reason: ::core::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1433,8 +1404,8 @@ pub struct CancelledNotificationParams {
 /// Reads and writes `CancelledNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CancelledNotificationParamsBuilder {
-    request_id: ::core::option::Option<RequestId>,
-    reason: ::core::option::Option<::std::string::String>,
+    request_id: Option<RequestId>,
+    reason: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelledNotificationParamsBuilder {
@@ -1450,18 +1421,18 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotificationParams, E> {
-        ::core::result::Result::Ok(CancelledNotificationParams {
+        Ok(CancelledNotificationParams {
             request_id: __p::need(self.request_id, "requestId")?,
             reason: self.reason,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1470,15 +1441,15 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
         >(d, "CancelledNotificationParams")
     }
 }
-impl __p::serde::Serialize for CancelledNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("requestId", &self.request_id)?;
-        if let ::core::option::Option::Some(v) = &self.reason {
+        if let Some(v) = &self.reason {
             m.serialize_entry("reason", v)?;
         }
         for (k, v) in &self.extra {
@@ -1493,18 +1464,18 @@ impl __rt::SchemaType for CancelledNotificationParams {
     }
 }
 impl __p::Shape for CancelledNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["requestId"],
             &[
                 ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
-                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("reason", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["requestId"], &[])
     }
 }
@@ -1522,7 +1493,7 @@ pub struct InitializeRequest {
 #[derive(Default)]
 pub struct __InitializeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<InitializeRequestParams>,
+    params: Option<InitializeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeRequestBuilder {
@@ -1545,30 +1516,30 @@ impl __p::Builder for __InitializeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(InitializeRequest {
+        Ok(InitializeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
     }
 }
-impl __p::serde::Serialize for InitializeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "initialize")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -1583,7 +1554,7 @@ impl __rt::SchemaType for InitializeRequest {
     }
 }
 impl __p::Shape for InitializeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -1591,7 +1562,7 @@ impl __p::Shape for InitializeRequest {
             &[("method", true, __p::Lit::Str("initialize"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -1603,7 +1574,7 @@ impl __p::Shape for InitializeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ClientCapabilities,
     pub client_info: Implementation,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -1613,9 +1584,9 @@ pub struct InitializeRequestParams {
 /// Reads and writes `InitializeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InitializeRequestParamsBuilder {
-    protocol_version: ::core::option::Option<::std::string::String>,
-    capabilities: ::core::option::Option<ClientCapabilities>,
-    client_info: ::core::option::Option<Implementation>,
+    protocol_version: Option<String>,
+    capabilities: Option<ClientCapabilities>,
+    client_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeRequestParamsBuilder {
@@ -1634,10 +1605,10 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializeRequestParams, E> {
-        ::core::result::Result::Ok(InitializeRequestParams {
+        Ok(InitializeRequestParams {
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             capabilities: __p::need(self.capabilities, "capabilities")?,
             client_info: __p::need(self.client_info, "clientInfo")?,
@@ -1645,8 +1616,8 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1655,13 +1626,13 @@ impl<'de> __p::serde::Deserialize<'de> for InitializeRequestParams {
         >(d, "InitializeRequestParams")
     }
 }
-impl __p::serde::Serialize for InitializeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
         m.serialize_entry("capabilities", &self.capabilities)?;
         m.serialize_entry("clientInfo", &self.client_info)?;
@@ -1677,22 +1648,19 @@ impl __rt::SchemaType for InitializeRequestParams {
     }
 }
 impl __p::Shape for InitializeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
             &[
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
                 ("capabilities", <ClientCapabilities as __p::Shape>::fits as __p::Fit),
                 ("clientInfo", <Implementation as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
@@ -1700,15 +1668,15 @@ impl __p::Shape for InitializeRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ServerCapabilities,
     pub server_info: Implementation,
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    pub instructions: ::core::option::Option<::std::string::String>,
+    pub instructions: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -1716,11 +1684,11 @@ pub struct InitializeResult {
 /// Reads and writes `InitializeResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InitializeResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    protocol_version: ::core::option::Option<::std::string::String>,
-    capabilities: ::core::option::Option<ServerCapabilities>,
-    server_info: ::core::option::Option<Implementation>,
-    instructions: ::core::option::Option<::std::string::String>,
+    meta: Option<__rt::JsonObject>,
+    protocol_version: Option<String>,
+    capabilities: Option<ServerCapabilities>,
+    server_info: Option<Implementation>,
+    instructions: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeResultBuilder {
@@ -1743,10 +1711,8 @@ impl __p::Builder for __InitializeResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<InitializeResult, E> {
-        ::core::result::Result::Ok(InitializeResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InitializeResult, E> {
+        Ok(InitializeResult {
             meta: self.meta,
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             capabilities: __p::need(self.capabilities, "capabilities")?,
@@ -1756,27 +1722,27 @@ impl __p::Builder for __InitializeResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
     }
 }
-impl __p::serde::Serialize for InitializeResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
         m.serialize_entry("capabilities", &self.capabilities)?;
         m.serialize_entry("serverInfo", &self.server_info)?;
-        if let ::core::option::Option::Some(v) = &self.instructions {
+        if let Some(v) = &self.instructions {
             m.serialize_entry("instructions", v)?;
         }
         for (k, v) in &self.extra {
@@ -1791,24 +1757,21 @@ impl __rt::SchemaType for InitializeResult {
     }
 }
 impl __p::Shape for InitializeResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
                 ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
                 ("serverInfo", <Implementation as __p::Shape>::fits as __p::Fit),
-                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("instructions", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
 }
@@ -1817,7 +1780,7 @@ impl __p::Shape for InitializeResult {
 /// Always carries `"method": "notifications/initialized"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1826,7 +1789,7 @@ pub struct InitializedNotification {
 #[derive(Default)]
 pub struct __InitializedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializedNotificationBuilder {
@@ -1849,18 +1812,18 @@ impl __p::Builder for __InitializedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(InitializedNotification {
+        Ok(InitializedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1869,15 +1832,15 @@ impl<'de> __p::serde::Deserialize<'de> for InitializedNotification {
         >(d, "InitializedNotification")
     }
 }
-impl __p::serde::Serialize for InitializedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/initialized")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -1892,7 +1855,7 @@ impl __rt::SchemaType for InitializedNotification {
     }
 }
 impl __p::Shape for InitializedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1900,7 +1863,7 @@ impl __p::Shape for InitializedNotification {
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -1912,15 +1875,13 @@ impl __p::Shape for InitializedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// Present if the client supports listing roots.
-    pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
+    pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    pub sampling: ::core::option::Option<__rt::JsonObject>,
+    pub sampling: Option<__rt::JsonObject>,
     /// Present if the client supports elicitation from the server.
-    pub elicitation: ::core::option::Option<__rt::JsonObject>,
+    pub elicitation: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1928,12 +1889,10 @@ pub struct ClientCapabilities {
 /// Reads and writes `ClientCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    roots: ::core::option::Option<ClientCapabilitiesRoots>,
-    sampling: ::core::option::Option<__rt::JsonObject>,
-    elicitation: ::core::option::Option<__rt::JsonObject>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    roots: Option<ClientCapabilitiesRoots>,
+    sampling: Option<__rt::JsonObject>,
+    elicitation: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesBuilder {
@@ -1955,10 +1914,10 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilities, E> {
-        ::core::result::Result::Ok(ClientCapabilities {
+        Ok(ClientCapabilities {
             experimental: self.experimental,
             roots: self.roots,
             sampling: self.sampling,
@@ -1967,8 +1926,8 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1977,23 +1936,23 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
         >(d, "ClientCapabilities")
     }
 }
-impl __p::serde::Serialize for ClientCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.roots {
+        if let Some(v) = &self.roots {
             m.serialize_entry("roots", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.sampling {
+        if let Some(v) = &self.sampling {
             m.serialize_entry("sampling", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.elicitation {
+        if let Some(v) = &self.elicitation {
             m.serialize_entry("elicitation", v)?;
         }
         for (k, v) in &self.extra {
@@ -2008,17 +1967,14 @@ impl __rt::SchemaType for ClientCapabilities {
     }
 }
 impl __p::Shape for ClientCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("roots", <ClientCapabilitiesRoots as __p::Shape>::fits as __p::Fit),
                 ("sampling", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -2027,7 +1983,7 @@ impl __p::Shape for ClientCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2035,7 +1991,7 @@ impl __p::Shape for ClientCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2043,7 +1999,7 @@ pub struct ClientCapabilitiesRoots {
 /// Reads and writes `ClientCapabilitiesRoots` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesRootsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesRootsBuilder {
@@ -2060,17 +2016,17 @@ impl __p::Builder for __ClientCapabilitiesRootsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesRoots, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesRoots {
+        Ok(ClientCapabilitiesRoots {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2079,14 +2035,14 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesRoots {
         >(d, "ClientCapabilitiesRoots")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesRoots {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesRoots {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2101,7 +2057,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
     }
 }
 impl __p::Shape for ClientCapabilitiesRoots {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2109,7 +2065,7 @@ impl __p::Shape for ClientCapabilitiesRoots {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2117,19 +2073,17 @@ impl __p::Shape for ClientCapabilitiesRoots {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// Present if the server supports sending log messages to the client.
-    pub logging: ::core::option::Option<__rt::JsonObject>,
+    pub logging: Option<__rt::JsonObject>,
     /// Present if the server supports argument autocompletion suggestions.
-    pub completions: ::core::option::Option<__rt::JsonObject>,
+    pub completions: Option<__rt::JsonObject>,
     /// Present if the server offers any prompt templates.
-    pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
+    pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    pub resources: ::core::option::Option<ServerCapabilitiesResources>,
+    pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    pub tools: ::core::option::Option<ServerCapabilitiesTools>,
+    pub tools: Option<ServerCapabilitiesTools>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2137,14 +2091,12 @@ pub struct ServerCapabilities {
 /// Reads and writes `ServerCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    logging: ::core::option::Option<__rt::JsonObject>,
-    completions: ::core::option::Option<__rt::JsonObject>,
-    prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
-    resources: ::core::option::Option<ServerCapabilitiesResources>,
-    tools: ::core::option::Option<ServerCapabilitiesTools>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    logging: Option<__rt::JsonObject>,
+    completions: Option<__rt::JsonObject>,
+    prompts: Option<ServerCapabilitiesPrompts>,
+    resources: Option<ServerCapabilitiesResources>,
+    tools: Option<ServerCapabilitiesTools>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesBuilder {
@@ -2168,10 +2120,10 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilities, E> {
-        ::core::result::Result::Ok(ServerCapabilities {
+        Ok(ServerCapabilities {
             experimental: self.experimental,
             logging: self.logging,
             completions: self.completions,
@@ -2182,8 +2134,8 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2192,29 +2144,29 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
         >(d, "ServerCapabilities")
     }
 }
-impl __p::serde::Serialize for ServerCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.logging {
+        if let Some(v) = &self.logging {
             m.serialize_entry("logging", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.completions {
+        if let Some(v) = &self.completions {
             m.serialize_entry("completions", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.prompts {
+        if let Some(v) = &self.prompts {
             m.serialize_entry("prompts", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resources {
+        if let Some(v) = &self.resources {
             m.serialize_entry("resources", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
         for (k, v) in &self.extra {
@@ -2229,17 +2181,14 @@ impl __rt::SchemaType for ServerCapabilities {
     }
 }
 impl __p::Shape for ServerCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("logging", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("completions", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -2253,7 +2202,7 @@ impl __p::Shape for ServerCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2261,7 +2210,7 @@ impl __p::Shape for ServerCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2269,7 +2218,7 @@ pub struct ServerCapabilitiesPrompts {
 /// Reads and writes `ServerCapabilitiesPrompts` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesPromptsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
@@ -2286,17 +2235,17 @@ impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesPrompts, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesPrompts {
+        Ok(ServerCapabilitiesPrompts {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2305,14 +2254,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         >(d, "ServerCapabilitiesPrompts")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesPrompts {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesPrompts {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2327,7 +2276,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
     }
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2335,7 +2284,7 @@ impl __p::Shape for ServerCapabilitiesPrompts {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2343,9 +2292,9 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
-    pub subscribe: ::core::option::Option<bool>,
+    pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2353,8 +2302,8 @@ pub struct ServerCapabilitiesResources {
 /// Reads and writes `ServerCapabilitiesResources` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesResourcesBuilder {
-    subscribe: ::core::option::Option<bool>,
-    list_changed: ::core::option::Option<bool>,
+    subscribe: Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
@@ -2372,18 +2321,18 @@ impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesResources, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesResources {
+        Ok(ServerCapabilitiesResources {
             subscribe: self.subscribe,
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2392,17 +2341,17 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
         >(d, "ServerCapabilitiesResources")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesResources {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesResources {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.subscribe {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.subscribe {
             m.serialize_entry("subscribe", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2417,7 +2366,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
     }
 }
 impl __p::Shape for ServerCapabilitiesResources {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2428,7 +2377,7 @@ impl __p::Shape for ServerCapabilitiesResources {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2436,7 +2385,7 @@ impl __p::Shape for ServerCapabilitiesResources {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2444,7 +2393,7 @@ pub struct ServerCapabilitiesTools {
 /// Reads and writes `ServerCapabilitiesTools` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesToolsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
@@ -2461,17 +2410,17 @@ impl __p::Builder for __ServerCapabilitiesToolsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesTools, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesTools {
+        Ok(ServerCapabilitiesTools {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2480,14 +2429,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
         >(d, "ServerCapabilitiesTools")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesTools {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesTools {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2502,7 +2451,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
     }
 }
 impl __p::Shape for ServerCapabilitiesTools {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2510,7 +2459,7 @@ impl __p::Shape for ServerCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2520,14 +2469,14 @@ impl __p::Shape for ServerCapabilitiesTools {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2535,8 +2484,8 @@ pub struct BaseMetadata {
 /// Reads and writes `BaseMetadata` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __BaseMetadataBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    title: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BaseMetadataBuilder {
@@ -2552,32 +2501,30 @@ impl __p::Builder for __BaseMetadataBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<BaseMetadata, E> {
-        ::core::result::Result::Ok(BaseMetadata {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BaseMetadata, E> {
+        Ok(BaseMetadata {
             name: __p::need(self.name, "name")?,
             title: self.title,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BaseMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
     }
 }
-impl __p::serde::Serialize for BaseMetadata {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BaseMetadata {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         for (k, v) in &self.extra {
@@ -2592,18 +2539,18 @@ impl __rt::SchemaType for BaseMetadata {
     }
 }
 impl __p::Shape for BaseMetadata {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -2611,15 +2558,15 @@ impl __p::Shape for BaseMetadata {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
-    pub version: ::std::string::String,
+    pub title: Option<String>,
+    pub version: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2627,9 +2574,9 @@ pub struct Implementation {
 /// Reads and writes `Implementation` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ImplementationBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    version: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    title: Option<String>,
+    version: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImplementationBuilder {
@@ -2646,10 +2593,8 @@ impl __p::Builder for __ImplementationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Implementation, E> {
-        ::core::result::Result::Ok(Implementation {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Implementation, E> {
+        Ok(Implementation {
             name: __p::need(self.name, "name")?,
             title: self.title,
             version: __p::need(self.version, "version")?,
@@ -2657,22 +2602,22 @@ impl __p::Builder for __ImplementationBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
-impl __p::serde::Serialize for Implementation {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Implementation {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         m.serialize_entry("version", &self.version)?;
@@ -2688,19 +2633,19 @@ impl __rt::SchemaType for Implementation {
     }
 }
 impl __p::Shape for Implementation {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "version"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("version", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
@@ -2709,7 +2654,7 @@ impl __p::Shape for Implementation {
 /// Always carries `"method": "ping"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequest {
-    pub params: ::core::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2718,7 +2663,7 @@ pub struct PingRequest {
 #[derive(Default)]
 pub struct __PingRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<RequestParams>,
+    params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PingRequestBuilder {
@@ -2741,30 +2686,30 @@ impl __p::Builder for __PingRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<PingRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PingRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(PingRequest {
+        Ok(PingRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
-impl __p::serde::Serialize for PingRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PingRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ping")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -2779,7 +2724,7 @@ impl __rt::SchemaType for PingRequest {
     }
 }
 impl __p::Shape for PingRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -2787,7 +2732,7 @@ impl __p::Shape for PingRequest {
             &[("method", true, __p::Lit::Str("ping"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
     }
 }
@@ -2805,7 +2750,7 @@ pub struct ProgressNotification {
 #[derive(Default)]
 pub struct __ProgressNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ProgressNotificationParams>,
+    params: Option<ProgressNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ProgressNotificationBuilder {
@@ -2828,18 +2773,18 @@ impl __p::Builder for __ProgressNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ProgressNotification {
+        Ok(ProgressNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2848,13 +2793,13 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
         >(d, "ProgressNotification")
     }
 }
-impl __p::serde::Serialize for ProgressNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/progress")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -2869,7 +2814,7 @@ impl __rt::SchemaType for ProgressNotification {
     }
 }
 impl __p::Shape for ProgressNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -2877,7 +2822,7 @@ impl __p::Shape for ProgressNotification {
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -2893,13 +2838,13 @@ pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     ///
     /// JSON Schema type: `number`.
-    pub progress: __p::serde_json::Number,
+    pub progress: serde_json::Number,
     /// Total number of items to process (or total progress required), if known.
     ///
     /// JSON Schema type: `number`.
-    pub total: ::core::option::Option<__p::serde_json::Number>,
+    pub total: Option<serde_json::Number>,
     /// An optional message describing the current progress.
-    pub message: ::core::option::Option<::std::string::String>,
+    pub message: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2907,10 +2852,10 @@ pub struct ProgressNotificationParams {
 /// Reads and writes `ProgressNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ProgressNotificationParamsBuilder {
-    progress_token: ::core::option::Option<ProgressToken>,
-    progress: ::core::option::Option<__p::serde_json::Number>,
-    total: ::core::option::Option<__p::serde_json::Number>,
-    message: ::core::option::Option<::std::string::String>,
+    progress_token: Option<ProgressToken>,
+    progress: Option<serde_json::Number>,
+    total: Option<serde_json::Number>,
+    message: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ProgressNotificationParamsBuilder {
@@ -2930,10 +2875,10 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotificationParams, E> {
-        ::core::result::Result::Ok(ProgressNotificationParams {
+        Ok(ProgressNotificationParams {
             progress_token: __p::need(self.progress_token, "progressToken")?,
             progress: __p::need(self.progress, "progress")?,
             total: self.total,
@@ -2942,8 +2887,8 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2952,19 +2897,19 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
         >(d, "ProgressNotificationParams")
     }
 }
-impl __p::serde::Serialize for ProgressNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("progressToken", &self.progress_token)?;
         m.serialize_entry("progress", &self.progress)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.message {
+        if let Some(v) = &self.message {
             m.serialize_entry("message", v)?;
         }
         for (k, v) in &self.extra {
@@ -2979,28 +2924,28 @@ impl __rt::SchemaType for ProgressNotificationParams {
     }
 }
 impl __p::Shape for ProgressNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["progressToken", "progress"],
             &[
                 ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
-                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("progress", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequest {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub method: String,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3008,8 +2953,8 @@ pub struct PaginatedRequest {
 /// Reads and writes `PaginatedRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    method: Option<String>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestBuilder {
@@ -3025,32 +2970,30 @@ impl __p::Builder for __PaginatedRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedRequest, E> {
-        ::core::result::Result::Ok(PaginatedRequest {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedRequest, E> {
+        Ok(PaginatedRequest {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
-impl __p::serde::Serialize for PaginatedRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -3065,18 +3008,18 @@ impl __rt::SchemaType for PaginatedRequest {
     }
 }
 impl __p::Shape for PaginatedRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -3085,7 +3028,7 @@ impl __p::Shape for PaginatedRequest {
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    pub cursor: ::core::option::Option<Cursor>,
+    pub cursor: Option<Cursor>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3093,7 +3036,7 @@ pub struct PaginatedRequestParams {
 /// Reads and writes `PaginatedRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestParamsBuilder {
-    cursor: ::core::option::Option<Cursor>,
+    cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestParamsBuilder {
@@ -3108,17 +3051,17 @@ impl __p::Builder for __PaginatedRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PaginatedRequestParams, E> {
-        ::core::result::Result::Ok(PaginatedRequestParams {
+        Ok(PaginatedRequestParams {
             cursor: self.cursor,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3127,14 +3070,14 @@ impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
         >(d, "PaginatedRequestParams")
     }
 }
-impl __p::serde::Serialize for PaginatedRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.cursor {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.cursor {
             m.serialize_entry("cursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -3149,7 +3092,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
     }
 }
 impl __p::Shape for PaginatedRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3157,7 +3100,7 @@ impl __p::Shape for PaginatedRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3165,10 +3108,10 @@ impl __p::Shape for PaginatedRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3176,8 +3119,8 @@ pub struct PaginatedResult {
 /// Reads and writes `PaginatedResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedResultBuilder {
@@ -3195,34 +3138,32 @@ impl __p::Builder for __PaginatedResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedResult, E> {
-        ::core::result::Result::Ok(PaginatedResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedResult, E> {
+        Ok(PaginatedResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
-impl __p::serde::Serialize for PaginatedResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -3237,7 +3178,7 @@ impl __rt::SchemaType for PaginatedResult {
     }
 }
 impl __p::Shape for PaginatedResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3248,7 +3189,7 @@ impl __p::Shape for PaginatedResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3257,7 +3198,7 @@ impl __p::Shape for PaginatedResult {
 /// Always carries `"method": "resources/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3266,7 +3207,7 @@ pub struct ListResourcesRequest {
 #[derive(Default)]
 pub struct __ListResourcesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesRequestBuilder {
@@ -3289,18 +3230,18 @@ impl __p::Builder for __ListResourcesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListResourcesRequest {
+        Ok(ListResourcesRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3309,15 +3250,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
         >(d, "ListResourcesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourcesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -3332,7 +3273,7 @@ impl __rt::SchemaType for ListResourcesRequest {
     }
 }
 impl __p::Shape for ListResourcesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -3340,7 +3281,7 @@ impl __p::Shape for ListResourcesRequest {
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -3352,11 +3293,11 @@ impl __p::Shape for ListResourcesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub resources: ::std::vec::Vec<Resource>,
+    pub next_cursor: Option<Cursor>,
+    pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3364,9 +3305,9 @@ pub struct ListResourcesResult {
 /// Reads and writes `ListResourcesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourcesResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    resources: ::core::option::Option<::std::vec::Vec<Resource>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesResultBuilder {
@@ -3385,10 +3326,10 @@ impl __p::Builder for __ListResourcesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesResult, E> {
-        ::core::result::Result::Ok(ListResourcesResult {
+        Ok(ListResourcesResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             resources: __p::need(self.resources, "resources")?,
@@ -3396,8 +3337,8 @@ impl __p::Builder for __ListResourcesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3406,17 +3347,17 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
         >(d, "ListResourcesResult")
     }
 }
-impl __p::serde::Serialize for ListResourcesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("resources", &self.resources)?;
@@ -3432,22 +3373,19 @@ impl __rt::SchemaType for ListResourcesResult {
     }
 }
 impl __p::Shape for ListResourcesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resources"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                (
-                    "resources",
-                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("resources", <Vec<Resource> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
 }
@@ -3456,7 +3394,7 @@ impl __p::Shape for ListResourcesResult {
 /// Always carries `"method": "resources/templates/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3465,7 +3403,7 @@ pub struct ListResourceTemplatesRequest {
 #[derive(Default)]
 pub struct __ListResourceTemplatesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
@@ -3488,18 +3426,18 @@ impl __p::Builder for __ListResourceTemplatesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListResourceTemplatesRequest {
+        Ok(ListResourceTemplatesRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3508,15 +3446,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         >(d, "ListResourceTemplatesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/templates/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -3531,7 +3469,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
     }
 }
 impl __p::Shape for ListResourceTemplatesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -3539,7 +3477,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -3551,11 +3489,11 @@ impl __p::Shape for ListResourceTemplatesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    pub next_cursor: Option<Cursor>,
+    pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3563,9 +3501,9 @@ pub struct ListResourceTemplatesResult {
 /// Reads and writes `ListResourceTemplatesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourceTemplatesResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    resource_templates: ::core::option::Option<::std::vec::Vec<ResourceTemplate>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
@@ -3586,10 +3524,10 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesResult, E> {
-        ::core::result::Result::Ok(ListResourceTemplatesResult {
+        Ok(ListResourceTemplatesResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             resource_templates: __p::need(self.resource_templates, "resourceTemplates")?,
@@ -3597,8 +3535,8 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3607,17 +3545,17 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
         >(d, "ListResourceTemplatesResult")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("resourceTemplates", &self.resource_templates)?;
@@ -3633,7 +3571,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
     }
 }
 impl __p::Shape for ListResourceTemplatesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resourceTemplates"],
@@ -3642,13 +3580,13 @@ impl __p::Shape for ListResourceTemplatesResult {
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 (
                     "resourceTemplates",
-                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                    <Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
@@ -3666,7 +3604,7 @@ pub struct ReadResourceRequest {
 #[derive(Default)]
 pub struct __ReadResourceRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ReadResourceRequestParams>,
+    params: Option<ReadResourceRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestBuilder {
@@ -3689,18 +3627,18 @@ impl __p::Builder for __ReadResourceRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ReadResourceRequest {
+        Ok(ReadResourceRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3709,13 +3647,13 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
         >(d, "ReadResourceRequest")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/read")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -3730,7 +3668,7 @@ impl __rt::SchemaType for ReadResourceRequest {
     }
 }
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3738,7 +3676,7 @@ impl __p::Shape for ReadResourceRequest {
             &[("method", true, __p::Lit::Str("resources/read"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3752,7 +3690,7 @@ pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3760,7 +3698,7 @@ pub struct ReadResourceRequestParams {
 /// Reads and writes `ReadResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceRequestParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
@@ -3775,17 +3713,17 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequestParams, E> {
-        ::core::result::Result::Ok(ReadResourceRequestParams {
+        Ok(ReadResourceRequestParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3794,13 +3732,13 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
         >(d, "ReadResourceRequestParams")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -3814,15 +3752,15 @@ impl __rt::SchemaType for ReadResourceRequestParams {
     }
 }
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -3830,8 +3768,8 @@ impl __p::Shape for ReadResourceRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    pub meta: Option<__rt::JsonObject>,
+    pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3839,8 +3777,8 @@ pub struct ReadResourceResult {
 /// Reads and writes `ReadResourceResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    contents: ::core::option::Option<::std::vec::Vec<ReadResourceResultContentsItem>>,
+    meta: Option<__rt::JsonObject>,
+    contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceResultBuilder {
@@ -3856,18 +3794,18 @@ impl __p::Builder for __ReadResourceResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceResult, E> {
-        ::core::result::Result::Ok(ReadResourceResult {
+        Ok(ReadResourceResult {
             meta: self.meta,
             contents: __p::need(self.contents, "contents")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3876,14 +3814,14 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
         >(d, "ReadResourceResult")
     }
 }
-impl __p::serde::Serialize for ReadResourceResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("contents", &self.contents)?;
@@ -3899,7 +3837,7 @@ impl __rt::SchemaType for ReadResourceResult {
     }
 }
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
@@ -3907,14 +3845,13 @@ impl __p::Shape for ReadResourceResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 (
                     "contents",
-                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
-                        as __p::Fit,
+                    <Vec<ReadResourceResultContentsItem> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
 }
@@ -3928,14 +3865,14 @@ pub enum ReadResourceResultContentsItem {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for ReadResourceResultContentsItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResultContentsItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -3948,7 +3885,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
     }
 }
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -3957,7 +3894,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -3967,27 +3904,27 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -4000,7 +3937,7 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 /// Always carries `"method": "notifications/resources/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4009,7 +3946,7 @@ pub struct ResourceListChangedNotification {
 #[derive(Default)]
 pub struct __ResourceListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceListChangedNotificationBuilder {
@@ -4032,18 +3969,18 @@ impl __p::Builder for __ResourceListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ResourceListChangedNotification {
+        Ok(ResourceListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4052,15 +3989,15 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
         >(d, "ResourceListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -4075,7 +4012,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
     }
 }
 impl __p::Shape for ResourceListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -4083,7 +4020,7 @@ impl __p::Shape for ResourceListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -4105,7 +4042,7 @@ pub struct SubscribeRequest {
 #[derive(Default)]
 pub struct __SubscribeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SubscribeRequestParams>,
+    params: Option<SubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscribeRequestBuilder {
@@ -4128,30 +4065,28 @@ impl __p::Builder for __SubscribeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SubscribeRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SubscribeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(SubscribeRequest {
+        Ok(SubscribeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscribeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
     }
 }
-impl __p::serde::Serialize for SubscribeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscribeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/subscribe")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4166,7 +4101,7 @@ impl __rt::SchemaType for SubscribeRequest {
     }
 }
 impl __p::Shape for SubscribeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4174,7 +4109,7 @@ impl __p::Shape for SubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/subscribe"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4188,7 +4123,7 @@ pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4196,7 +4131,7 @@ pub struct SubscribeRequestParams {
 /// Reads and writes `SubscribeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscribeRequestParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscribeRequestParamsBuilder {
@@ -4211,17 +4146,17 @@ impl __p::Builder for __SubscribeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscribeRequestParams, E> {
-        ::core::result::Result::Ok(SubscribeRequestParams {
+        Ok(SubscribeRequestParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscribeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4230,13 +4165,13 @@ impl<'de> __p::serde::Deserialize<'de> for SubscribeRequestParams {
         >(d, "SubscribeRequestParams")
     }
 }
-impl __p::serde::Serialize for SubscribeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscribeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -4250,15 +4185,15 @@ impl __rt::SchemaType for SubscribeRequestParams {
     }
 }
 impl __p::Shape for SubscribeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -4276,7 +4211,7 @@ pub struct UnsubscribeRequest {
 #[derive(Default)]
 pub struct __UnsubscribeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<UnsubscribeRequestParams>,
+    params: Option<UnsubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsubscribeRequestBuilder {
@@ -4299,18 +4234,18 @@ impl __p::Builder for __UnsubscribeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsubscribeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(UnsubscribeRequest {
+        Ok(UnsubscribeRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4319,13 +4254,13 @@ impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequest {
         >(d, "UnsubscribeRequest")
     }
 }
-impl __p::serde::Serialize for UnsubscribeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsubscribeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/unsubscribe")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4340,7 +4275,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
     }
 }
 impl __p::Shape for UnsubscribeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4348,7 +4283,7 @@ impl __p::Shape for UnsubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4362,7 +4297,7 @@ pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4370,7 +4305,7 @@ pub struct UnsubscribeRequestParams {
 /// Reads and writes `UnsubscribeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __UnsubscribeRequestParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsubscribeRequestParamsBuilder {
@@ -4385,17 +4320,17 @@ impl __p::Builder for __UnsubscribeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsubscribeRequestParams, E> {
-        ::core::result::Result::Ok(UnsubscribeRequestParams {
+        Ok(UnsubscribeRequestParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4404,13 +4339,13 @@ impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequestParams {
         >(d, "UnsubscribeRequestParams")
     }
 }
-impl __p::serde::Serialize for UnsubscribeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsubscribeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -4424,15 +4359,15 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
     }
 }
 impl __p::Shape for UnsubscribeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -4450,7 +4385,7 @@ pub struct ResourceUpdatedNotification {
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ResourceUpdatedNotificationParams>,
+    params: Option<ResourceUpdatedNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceUpdatedNotificationBuilder {
@@ -4473,18 +4408,18 @@ impl __p::Builder for __ResourceUpdatedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ResourceUpdatedNotification {
+        Ok(ResourceUpdatedNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4493,13 +4428,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
         >(d, "ResourceUpdatedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/updated")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -4514,7 +4449,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
     }
 }
 impl __p::Shape for ResourceUpdatedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4527,7 +4462,7 @@ impl __p::Shape for ResourceUpdatedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4541,7 +4476,7 @@ pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4549,7 +4484,7 @@ pub struct ResourceUpdatedNotificationParams {
 /// Reads and writes `ResourceUpdatedNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationParamsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
@@ -4564,17 +4499,17 @@ impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotificationParams, E> {
-        ::core::result::Result::Ok(ResourceUpdatedNotificationParams {
+        Ok(ResourceUpdatedNotificationParams {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4583,13 +4518,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         >(d, "ResourceUpdatedNotificationParams")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -4603,15 +4538,15 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
     }
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -4619,32 +4554,32 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Resource {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    pub size: ::core::option::Option<i64>,
+    pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4652,14 +4587,14 @@ pub struct Resource {
 /// Reads and writes `Resource` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    uri: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    size: ::core::option::Option<i64>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    uri: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    size: Option<i64>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceBuilder {
@@ -4685,8 +4620,8 @@ impl __p::Builder for __ResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
-        ::core::result::Result::Ok(Resource {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
+        Ok(Resource {
             name: __p::need(self.name, "name")?,
             title: self.title,
             uri: __p::need(self.uri, "uri")?,
@@ -4699,38 +4634,38 @@ impl __p::Builder for __ResourceBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Resource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
-impl __p::serde::Serialize for Resource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Resource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.size {
+        if let Some(v) = &self.size {
             m.serialize_entry("size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -4745,16 +4680,16 @@ impl __rt::SchemaType for Resource {
     }
 }
 impl __p::Shape for Resource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -4762,7 +4697,7 @@ impl __p::Shape for Resource {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "uri"], &[])
     }
 }
@@ -4770,28 +4705,28 @@ impl __p::Shape for Resource {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceTemplate {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
     /// Format: `uri-template`.
-    pub uri_template: ::std::string::String,
+    pub uri_template: String,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4799,13 +4734,13 @@ pub struct ResourceTemplate {
 /// Reads and writes `ResourceTemplate` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceTemplateBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    uri_template: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    uri_template: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceTemplateBuilder {
@@ -4830,10 +4765,8 @@ impl __p::Builder for __ResourceTemplateBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceTemplate, E> {
-        ::core::result::Result::Ok(ResourceTemplate {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceTemplate, E> {
+        Ok(ResourceTemplate {
             name: __p::need(self.name, "name")?,
             title: self.title,
             uri_template: __p::need(self.uri_template, "uriTemplate")?,
@@ -4845,35 +4778,35 @@ impl __p::Builder for __ResourceTemplateBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
-impl __p::serde::Serialize for ResourceTemplate {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceTemplate {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         m.serialize_entry("uriTemplate", &self.uri_template)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -4888,23 +4821,23 @@ impl __rt::SchemaType for ResourceTemplate {
     }
 }
 impl __p::Shape for ResourceTemplate {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uriTemplate"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("uriTemplate", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
@@ -4916,11 +4849,11 @@ pub struct ResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4928,9 +4861,9 @@ pub struct ResourceContents {
 /// Reads and writes `ResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceContentsBuilder {
@@ -4947,10 +4880,8 @@ impl __p::Builder for __ResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceContents, E> {
-        ::core::result::Result::Ok(ResourceContents {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceContents, E> {
+        Ok(ResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             meta: self.meta,
@@ -4958,25 +4889,25 @@ impl __p::Builder for __ResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
-impl __p::serde::Serialize for ResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -4991,19 +4922,19 @@ impl __rt::SchemaType for ResourceContents {
     }
 }
 impl __p::Shape for ResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -5012,13 +4943,13 @@ pub struct TextResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: ::std::string::String,
+    pub text: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5026,10 +4957,10 @@ pub struct TextResourceContents {
 /// Reads and writes `TextResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TextResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<__rt::JsonObject>,
-    text: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    meta: Option<__rt::JsonObject>,
+    text: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextResourceContentsBuilder {
@@ -5047,10 +4978,10 @@ impl __p::Builder for __TextResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TextResourceContents, E> {
-        ::core::result::Result::Ok(TextResourceContents {
+        Ok(TextResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             meta: self.meta,
@@ -5059,8 +4990,8 @@ impl __p::Builder for __TextResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5069,18 +5000,18 @@ impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
         >(d, "TextResourceContents")
     }
 }
-impl __p::serde::Serialize for TextResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("text", &self.text)?;
@@ -5096,20 +5027,20 @@ impl __rt::SchemaType for TextResourceContents {
     }
 }
 impl __p::Shape for TextResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
 }
@@ -5118,15 +5049,15 @@ pub struct BlobResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`.
-    pub blob: ::std::string::String,
+    pub blob: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5134,10 +5065,10 @@ pub struct BlobResourceContents {
 /// Reads and writes `BlobResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __BlobResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<__rt::JsonObject>,
-    blob: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    meta: Option<__rt::JsonObject>,
+    blob: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BlobResourceContentsBuilder {
@@ -5155,10 +5086,10 @@ impl __p::Builder for __BlobResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<BlobResourceContents, E> {
-        ::core::result::Result::Ok(BlobResourceContents {
+        Ok(BlobResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             meta: self.meta,
@@ -5167,8 +5098,8 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5177,18 +5108,18 @@ impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
         >(d, "BlobResourceContents")
     }
 }
-impl __p::serde::Serialize for BlobResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BlobResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("blob", &self.blob)?;
@@ -5204,20 +5135,20 @@ impl __rt::SchemaType for BlobResourceContents {
     }
 }
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("blob", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
@@ -5226,7 +5157,7 @@ impl __p::Shape for BlobResourceContents {
 /// Always carries `"method": "prompts/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5235,7 +5166,7 @@ pub struct ListPromptsRequest {
 #[derive(Default)]
 pub struct __ListPromptsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsRequestBuilder {
@@ -5258,18 +5189,18 @@ impl __p::Builder for __ListPromptsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListPromptsRequest {
+        Ok(ListPromptsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5278,15 +5209,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
         >(d, "ListPromptsRequest")
     }
 }
-impl __p::serde::Serialize for ListPromptsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -5301,7 +5232,7 @@ impl __rt::SchemaType for ListPromptsRequest {
     }
 }
 impl __p::Shape for ListPromptsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -5309,7 +5240,7 @@ impl __p::Shape for ListPromptsRequest {
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -5321,11 +5252,11 @@ impl __p::Shape for ListPromptsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub prompts: ::std::vec::Vec<Prompt>,
+    pub next_cursor: Option<Cursor>,
+    pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -5333,9 +5264,9 @@ pub struct ListPromptsResult {
 /// Reads and writes `ListPromptsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListPromptsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    prompts: ::core::option::Option<::std::vec::Vec<Prompt>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsResultBuilder {
@@ -5354,10 +5285,10 @@ impl __p::Builder for __ListPromptsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsResult, E> {
-        ::core::result::Result::Ok(ListPromptsResult {
+        Ok(ListPromptsResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             prompts: __p::need(self.prompts, "prompts")?,
@@ -5365,24 +5296,24 @@ impl __p::Builder for __ListPromptsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
-impl __p::serde::Serialize for ListPromptsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("prompts", &self.prompts)?;
@@ -5398,19 +5329,19 @@ impl __rt::SchemaType for ListPromptsResult {
     }
 }
 impl __p::Shape for ListPromptsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["prompts"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+                ("prompts", <Vec<Prompt> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
 }
@@ -5428,7 +5359,7 @@ pub struct GetPromptRequest {
 #[derive(Default)]
 pub struct __GetPromptRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<GetPromptRequestParams>,
+    params: Option<GetPromptRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestBuilder {
@@ -5451,30 +5382,28 @@ impl __p::Builder for __GetPromptRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(GetPromptRequest {
+        Ok(GetPromptRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
-impl __p::serde::Serialize for GetPromptRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/get")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -5489,7 +5418,7 @@ impl __rt::SchemaType for GetPromptRequest {
     }
 }
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -5497,7 +5426,7 @@ impl __p::Shape for GetPromptRequest {
             &[("method", true, __p::Lit::Str("prompts/get"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -5509,11 +5438,9 @@ impl __p::Shape for GetPromptRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<BTreeMap<String, String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5521,10 +5448,8 @@ pub struct GetPromptRequestParams {
 /// Reads and writes `GetPromptRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptRequestParamsBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    name: Option<String>,
+    arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestParamsBuilder {
@@ -5540,18 +5465,18 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetPromptRequestParams, E> {
-        ::core::result::Result::Ok(GetPromptRequestParams {
+        Ok(GetPromptRequestParams {
             name: __p::need(self.name, "name")?,
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5560,15 +5485,15 @@ impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
         >(d, "GetPromptRequestParams")
     }
 }
-impl __p::serde::Serialize for GetPromptRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -5583,24 +5508,18 @@ impl __rt::SchemaType for GetPromptRequestParams {
     }
 }
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <BTreeMap<String, String> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5608,10 +5527,10 @@ impl __p::Shape for GetPromptRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An optional description for the prompt.
-    pub description: ::core::option::Option<::std::string::String>,
-    pub messages: ::std::vec::Vec<PromptMessage>,
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -5619,9 +5538,9 @@ pub struct GetPromptResult {
 /// Reads and writes `GetPromptResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    description: ::core::option::Option<::std::string::String>,
-    messages: ::core::option::Option<::std::vec::Vec<PromptMessage>>,
+    meta: Option<__rt::JsonObject>,
+    description: Option<String>,
+    messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptResultBuilder {
@@ -5640,10 +5559,8 @@ impl __p::Builder for __GetPromptResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptResult, E> {
-        ::core::result::Result::Ok(GetPromptResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptResult, E> {
+        Ok(GetPromptResult {
             meta: self.meta,
             description: self.description,
             messages: __p::need(self.messages, "messages")?,
@@ -5651,24 +5568,24 @@ impl __p::Builder for __GetPromptResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
-impl __p::serde::Serialize for GetPromptResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("messages", &self.messages)?;
@@ -5684,22 +5601,19 @@ impl __rt::SchemaType for GetPromptResult {
     }
 }
 impl __p::Shape for GetPromptResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["messages"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "messages",
-                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("messages", <Vec<PromptMessage> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
 }
@@ -5707,20 +5621,20 @@ impl __p::Shape for GetPromptResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Prompt {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// An optional description of what this prompt provides
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
+    pub arguments: Option<Vec<PromptArgument>>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5728,11 +5642,11 @@ pub struct Prompt {
 /// Reads and writes `Prompt` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    description: Option<String>,
+    arguments: Option<Vec<PromptArgument>>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptBuilder {
@@ -5753,8 +5667,8 @@ impl __p::Builder for __PromptBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
-        ::core::result::Result::Ok(Prompt {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
+        Ok(Prompt {
             name: __p::need(self.name, "name")?,
             title: self.title,
             description: self.description,
@@ -5764,31 +5678,31 @@ impl __p::Builder for __PromptBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
-impl __p::serde::Serialize for Prompt {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Prompt {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -5803,24 +5717,21 @@ impl __rt::SchemaType for Prompt {
     }
 }
 impl __p::Shape for Prompt {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <Vec<PromptArgument> as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5828,18 +5739,18 @@ impl __p::Shape for Prompt {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptArgument {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A human-readable description of the argument.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Whether this argument must be provided.
-    pub required: ::core::option::Option<bool>,
+    pub required: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5847,10 +5758,10 @@ pub struct PromptArgument {
 /// Reads and writes `PromptArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    required: ::core::option::Option<bool>,
+    name: Option<String>,
+    title: Option<String>,
+    description: Option<String>,
+    required: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptArgumentBuilder {
@@ -5870,10 +5781,8 @@ impl __p::Builder for __PromptArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptArgument, E> {
-        ::core::result::Result::Ok(PromptArgument {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptArgument, E> {
+        Ok(PromptArgument {
             name: __p::need(self.name, "name")?,
             title: self.title,
             description: self.description,
@@ -5882,28 +5791,28 @@ impl __p::Builder for __PromptArgumentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
-impl __p::serde::Serialize for PromptArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -5918,20 +5827,20 @@ impl __rt::SchemaType for PromptArgument {
     }
 }
 impl __p::Shape for PromptArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("required", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5943,7 +5852,7 @@ pub enum Role {
     /// `"assistant"`
     Assistant,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl Role {
     /// The value as written on the wire.
@@ -5962,28 +5871,28 @@ impl Role {
         }
     }
 }
-impl ::core::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for Role {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Role {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Role {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Role {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a Role string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for Role {
@@ -5992,10 +5901,10 @@ impl __rt::SchemaType for Role {
     }
 }
 impl __p::Shape for Role {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -6005,7 +5914,7 @@ impl __p::Shape for Role {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -6024,8 +5933,8 @@ pub struct PromptMessage {
 /// Reads and writes `PromptMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<ContentBlock>,
+    role: Option<Role>,
+    content: Option<ContentBlock>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptMessageBuilder {
@@ -6041,30 +5950,28 @@ impl __p::Builder for __PromptMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptMessage, E> {
-        ::core::result::Result::Ok(PromptMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptMessage, E> {
+        Ok(PromptMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
-impl __p::serde::Serialize for PromptMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         for (k, v) in &self.extra {
@@ -6079,7 +5986,7 @@ impl __rt::SchemaType for PromptMessage {
     }
 }
 impl __p::Shape for PromptMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -6090,7 +5997,7 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -6102,32 +6009,32 @@ impl __p::Shape for PromptMessage {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceLink {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    pub size: ::core::option::Option<i64>,
+    pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6135,14 +6042,14 @@ pub struct ResourceLink {
 /// Reads and writes `ResourceLink` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceLinkBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    uri: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    size: ::core::option::Option<i64>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    uri: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    size: Option<i64>,
+    meta: Option<__rt::JsonObject>,
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
@@ -6177,11 +6084,9 @@ impl __p::Builder for __ResourceLinkBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceLink, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceLink, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ResourceLink {
+        Ok(ResourceLink {
             name: __p::need(self.name, "name")?,
             title: self.title,
             uri: __p::need(self.uri, "uri")?,
@@ -6194,38 +6099,38 @@ impl __p::Builder for __ResourceLinkBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
     }
 }
-impl __p::serde::Serialize for ResourceLink {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceLink {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.size {
+        if let Some(v) = &self.size {
             m.serialize_entry("size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("type", "resource_link")?;
@@ -6241,16 +6146,16 @@ impl __rt::SchemaType for ResourceLink {
     }
 }
 impl __p::Shape for ResourceLink {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri", "type"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -6258,7 +6163,7 @@ impl __p::Shape for ResourceLink {
             &[("type", true, __p::Lit::Str("resource_link"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "uri", "type"],
@@ -6276,9 +6181,9 @@ impl __p::Shape for ResourceLink {
 pub struct EmbeddedResource {
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6287,9 +6192,9 @@ pub struct EmbeddedResource {
 #[derive(Default)]
 pub struct __EmbeddedResourceBuilder {
     __lit_type: bool,
-    resource: ::core::option::Option<EmbeddedResourceResource>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    resource: Option<EmbeddedResourceResource>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __EmbeddedResourceBuilder {
@@ -6316,11 +6221,9 @@ impl __p::Builder for __EmbeddedResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<EmbeddedResource, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<EmbeddedResource, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(EmbeddedResource {
+        Ok(EmbeddedResource {
             resource: __p::need(self.resource, "resource")?,
             annotations: self.annotations,
             meta: self.meta,
@@ -6328,26 +6231,26 @@ impl __p::Builder for __EmbeddedResourceBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
-impl __p::serde::Serialize for EmbeddedResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "resource")?;
         m.serialize_entry("resource", &self.resource)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -6362,7 +6265,7 @@ impl __rt::SchemaType for EmbeddedResource {
     }
 }
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -6374,7 +6277,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -6392,14 +6295,14 @@ pub enum EmbeddedResourceResource {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResourceResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -6412,7 +6315,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
     }
 }
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -6421,7 +6324,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -6431,25 +6334,25 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -6462,7 +6365,7 @@ impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6471,7 +6374,7 @@ pub struct PromptListChangedNotification {
 #[derive(Default)]
 pub struct __PromptListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptListChangedNotificationBuilder {
@@ -6494,18 +6397,18 @@ impl __p::Builder for __PromptListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PromptListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(PromptListChangedNotification {
+        Ok(PromptListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6514,15 +6417,15 @@ impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
         >(d, "PromptListChangedNotification")
     }
 }
-impl __p::serde::Serialize for PromptListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/prompts/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -6537,7 +6440,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
     }
 }
 impl __p::Shape for PromptListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6545,7 +6448,7 @@ impl __p::Shape for PromptListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -6558,7 +6461,7 @@ impl __p::Shape for PromptListChangedNotification {
 /// Always carries `"method": "tools/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6567,7 +6470,7 @@ pub struct ListToolsRequest {
 #[derive(Default)]
 pub struct __ListToolsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsRequestBuilder {
@@ -6590,32 +6493,30 @@ impl __p::Builder for __ListToolsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListToolsRequest {
+        Ok(ListToolsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
-impl __p::serde::Serialize for ListToolsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -6630,7 +6531,7 @@ impl __rt::SchemaType for ListToolsRequest {
     }
 }
 impl __p::Shape for ListToolsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6638,7 +6539,7 @@ impl __p::Shape for ListToolsRequest {
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -6650,11 +6551,11 @@ impl __p::Shape for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub tools: ::std::vec::Vec<Tool>,
+    pub next_cursor: Option<Cursor>,
+    pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -6662,9 +6563,9 @@ pub struct ListToolsResult {
 /// Reads and writes `ListToolsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListToolsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    tools: ::core::option::Option<::std::vec::Vec<Tool>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsResultBuilder {
@@ -6683,10 +6584,8 @@ impl __p::Builder for __ListToolsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsResult, E> {
-        ::core::result::Result::Ok(ListToolsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsResult, E> {
+        Ok(ListToolsResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             tools: __p::need(self.tools, "tools")?,
@@ -6694,24 +6593,24 @@ impl __p::Builder for __ListToolsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
-impl __p::serde::Serialize for ListToolsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("tools", &self.tools)?;
@@ -6727,19 +6626,19 @@ impl __rt::SchemaType for ListToolsResult {
     }
 }
 impl __p::Shape for ListToolsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["tools"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+                ("tools", <Vec<Tool> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
 }
@@ -6747,11 +6646,11 @@ impl __p::Shape for ListToolsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
-    pub structured_content: ::core::option::Option<__rt::JsonObject>,
+    pub structured_content: Option<__rt::JsonObject>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -6764,7 +6663,7 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -6772,10 +6671,10 @@ pub struct CallToolResult {
 /// Reads and writes `CallToolResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    content: ::core::option::Option<::std::vec::Vec<ContentBlock>>,
-    structured_content: ::core::option::Option<__rt::JsonObject>,
-    is_error: ::core::option::Option<bool>,
+    meta: Option<__rt::JsonObject>,
+    content: Option<Vec<ContentBlock>>,
+    structured_content: Option<__rt::JsonObject>,
+    is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolResultBuilder {
@@ -6795,10 +6694,8 @@ impl __p::Builder for __CallToolResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolResult, E> {
-        ::core::result::Result::Ok(CallToolResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolResult, E> {
+        Ok(CallToolResult {
             meta: self.meta,
             content: __p::need(self.content, "content")?,
             structured_content: self.structured_content,
@@ -6807,28 +6704,28 @@ impl __p::Builder for __CallToolResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
-impl __p::serde::Serialize for CallToolResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.structured_content {
+        if let Some(v) = &self.structured_content {
             m.serialize_entry("structuredContent", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
         for (k, v) in &self.extra {
@@ -6843,16 +6740,13 @@ impl __rt::SchemaType for CallToolResult {
     }
 }
 impl __p::Shape for CallToolResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["content"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                (
-                    "content",
-                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("content", <Vec<ContentBlock> as __p::Shape>::fits as __p::Fit),
                 (
                     "structuredContent",
                     <__rt::JsonObject as __p::Shape>::fits as __p::Fit,
@@ -6862,7 +6756,7 @@ impl __p::Shape for CallToolResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
 }
@@ -6880,7 +6774,7 @@ pub struct CallToolRequest {
 #[derive(Default)]
 pub struct __CallToolRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CallToolRequestParams>,
+    params: Option<CallToolRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestBuilder {
@@ -6903,30 +6797,28 @@ impl __p::Builder for __CallToolRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CallToolRequest {
+        Ok(CallToolRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
-impl __p::serde::Serialize for CallToolRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/call")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -6941,7 +6833,7 @@ impl __rt::SchemaType for CallToolRequest {
     }
 }
 impl __p::Shape for CallToolRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -6949,7 +6841,7 @@ impl __p::Shape for CallToolRequest {
             &[("method", true, __p::Lit::Str("tools/call"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -6960,8 +6852,8 @@ impl __p::Shape for CallToolRequest {
 /// The inline type of [`CallToolRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
-    pub name: ::std::string::String,
-    pub arguments: ::core::option::Option<__rt::JsonObject>,
+    pub name: String,
+    pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6969,8 +6861,8 @@ pub struct CallToolRequestParams {
 /// Reads and writes `CallToolRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolRequestParamsBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestParamsBuilder {
@@ -6986,18 +6878,18 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CallToolRequestParams, E> {
-        ::core::result::Result::Ok(CallToolRequestParams {
+        Ok(CallToolRequestParams {
             name: __p::need(self.name, "name")?,
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7006,15 +6898,15 @@ impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
         >(d, "CallToolRequestParams")
     }
 }
-impl __p::serde::Serialize for CallToolRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -7029,18 +6921,18 @@ impl __rt::SchemaType for CallToolRequestParams {
     }
 }
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -7049,7 +6941,7 @@ impl __p::Shape for CallToolRequestParams {
 /// Always carries `"method": "notifications/tools/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7058,7 +6950,7 @@ pub struct ToolListChangedNotification {
 #[derive(Default)]
 pub struct __ToolListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolListChangedNotificationBuilder {
@@ -7081,18 +6973,18 @@ impl __p::Builder for __ToolListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ToolListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ToolListChangedNotification {
+        Ok(ToolListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7101,15 +6993,15 @@ impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
         >(d, "ToolListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ToolListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/tools/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -7124,7 +7016,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
     }
 }
 impl __p::Shape for ToolListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -7132,7 +7024,7 @@ impl __p::Shape for ToolListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -7151,32 +7043,32 @@ impl __p::Shape for ToolListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolAnnotations {
     /// A human-readable title for the tool.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    pub read_only_hint: ::core::option::Option<bool>,
+    pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
     ///
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    pub destructive_hint: ::core::option::Option<bool>,
+    pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
     ///
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    pub idempotent_hint: ::core::option::Option<bool>,
+    pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
     /// For example, the world of a web search tool is open, whereas that
     /// of a memory tool is not.
     ///
     /// Default: true
-    pub open_world_hint: ::core::option::Option<bool>,
+    pub open_world_hint: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7184,11 +7076,11 @@ pub struct ToolAnnotations {
 /// Reads and writes `ToolAnnotations` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolAnnotationsBuilder {
-    title: ::core::option::Option<::std::string::String>,
-    read_only_hint: ::core::option::Option<bool>,
-    destructive_hint: ::core::option::Option<bool>,
-    idempotent_hint: ::core::option::Option<bool>,
-    open_world_hint: ::core::option::Option<bool>,
+    title: Option<String>,
+    read_only_hint: Option<bool>,
+    destructive_hint: Option<bool>,
+    idempotent_hint: Option<bool>,
+    open_world_hint: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolAnnotationsBuilder {
@@ -7215,10 +7107,8 @@ impl __p::Builder for __ToolAnnotationsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolAnnotations, E> {
-        ::core::result::Result::Ok(ToolAnnotations {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolAnnotations, E> {
+        Ok(ToolAnnotations {
             title: self.title,
             read_only_hint: self.read_only_hint,
             destructive_hint: self.destructive_hint,
@@ -7228,33 +7118,33 @@ impl __p::Builder for __ToolAnnotationsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolAnnotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
-impl __p::serde::Serialize for ToolAnnotations {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolAnnotations {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.read_only_hint {
+        if let Some(v) = &self.read_only_hint {
             m.serialize_entry("readOnlyHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.destructive_hint {
+        if let Some(v) = &self.destructive_hint {
             m.serialize_entry("destructiveHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.idempotent_hint {
+        if let Some(v) = &self.idempotent_hint {
             m.serialize_entry("idempotentHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.open_world_hint {
+        if let Some(v) = &self.open_world_hint {
             m.serialize_entry("openWorldHint", v)?;
         }
         for (k, v) in &self.extra {
@@ -7269,12 +7159,12 @@ impl __rt::SchemaType for ToolAnnotations {
     }
 }
 impl __p::Shape for ToolAnnotations {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
                 ("readOnlyHint", <bool as __p::Shape>::fits as __p::Fit),
                 ("destructiveHint", <bool as __p::Shape>::fits as __p::Fit),
                 ("idempotentHint", <bool as __p::Shape>::fits as __p::Fit),
@@ -7283,7 +7173,7 @@ impl __p::Shape for ToolAnnotations {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -7291,29 +7181,29 @@ impl __p::Shape for ToolAnnotations {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tool {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     pub input_schema: ToolInputSchema,
     /// An optional JSON Schema object defining the structure of the tool's output returned in
     /// the structuredContent field of a CallToolResult.
-    pub output_schema: ::core::option::Option<ToolOutputSchema>,
+    pub output_schema: Option<ToolOutputSchema>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    pub annotations: ::core::option::Option<ToolAnnotations>,
+    pub annotations: Option<ToolAnnotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7321,13 +7211,13 @@ pub struct Tool {
 /// Reads and writes `Tool` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    input_schema: ::core::option::Option<ToolInputSchema>,
-    output_schema: ::core::option::Option<ToolOutputSchema>,
-    annotations: ::core::option::Option<ToolAnnotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    description: Option<String>,
+    input_schema: Option<ToolInputSchema>,
+    output_schema: Option<ToolOutputSchema>,
+    annotations: Option<ToolAnnotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolBuilder {
@@ -7354,8 +7244,8 @@ impl __p::Builder for __ToolBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
-        ::core::result::Result::Ok(Tool {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
+        Ok(Tool {
             name: __p::need(self.name, "name")?,
             title: self.title,
             description: self.description,
@@ -7367,35 +7257,35 @@ impl __p::Builder for __ToolBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
-impl __p::serde::Serialize for Tool {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Tool {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("inputSchema", &self.input_schema)?;
-        if let ::core::option::Option::Some(v) = &self.output_schema {
+        if let Some(v) = &self.output_schema {
             m.serialize_entry("outputSchema", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -7410,14 +7300,14 @@ impl __rt::SchemaType for Tool {
     }
 }
 impl __p::Shape for Tool {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "inputSchema"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
                 ("outputSchema", <ToolOutputSchema as __p::Shape>::fits as __p::Fit),
                 ("annotations", <ToolAnnotations as __p::Shape>::fits as __p::Fit),
@@ -7426,7 +7316,7 @@ impl __p::Shape for Tool {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
@@ -7435,10 +7325,8 @@ impl __p::Shape for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7447,10 +7335,8 @@ pub struct ToolInputSchema {
 #[derive(Default)]
 pub struct __ToolInputSchemaBuilder {
     __lit_type: bool,
-    properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolInputSchemaBuilder {
@@ -7471,36 +7357,34 @@ impl __p::Builder for __ToolInputSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolInputSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolInputSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolInputSchema {
+        Ok(ToolInputSchema {
             properties: self.properties,
             required: self.required,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
-impl __p::serde::Serialize for ToolInputSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolInputSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "object")?;
-        if let ::core::option::Option::Some(v) = &self.properties {
+        if let Some(v) = &self.properties {
             m.serialize_entry("properties", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -7515,28 +7399,21 @@ impl __rt::SchemaType for ToolInputSchema {
     }
 }
 impl __p::Shape for ToolInputSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
                 (
                     "properties",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "required",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("required", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
@@ -7545,10 +7422,8 @@ impl __p::Shape for ToolInputSchema {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7557,10 +7432,8 @@ pub struct ToolOutputSchema {
 #[derive(Default)]
 pub struct __ToolOutputSchemaBuilder {
     __lit_type: bool,
-    properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolOutputSchemaBuilder {
@@ -7581,36 +7454,34 @@ impl __p::Builder for __ToolOutputSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolOutputSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolOutputSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolOutputSchema {
+        Ok(ToolOutputSchema {
             properties: self.properties,
             required: self.required,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
     }
 }
-impl __p::serde::Serialize for ToolOutputSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolOutputSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "object")?;
-        if let ::core::option::Option::Some(v) = &self.properties {
+        if let Some(v) = &self.properties {
             m.serialize_entry("properties", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -7625,28 +7496,21 @@ impl __rt::SchemaType for ToolOutputSchema {
     }
 }
 impl __p::Shape for ToolOutputSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
                 (
                     "properties",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "required",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("required", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
@@ -7664,7 +7528,7 @@ pub struct SetLevelRequest {
 #[derive(Default)]
 pub struct __SetLevelRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SetLevelRequestParams>,
+    params: Option<SetLevelRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SetLevelRequestBuilder {
@@ -7687,30 +7551,28 @@ impl __p::Builder for __SetLevelRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SetLevelRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SetLevelRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(SetLevelRequest {
+        Ok(SetLevelRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SetLevelRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SetLevelRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
     }
 }
-impl __p::serde::Serialize for SetLevelRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SetLevelRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "logging/setLevel")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -7725,7 +7587,7 @@ impl __rt::SchemaType for SetLevelRequest {
     }
 }
 impl __p::Shape for SetLevelRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7733,7 +7595,7 @@ impl __p::Shape for SetLevelRequest {
             &[("method", true, __p::Lit::Str("logging/setLevel"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7753,7 +7615,7 @@ pub struct SetLevelRequestParams {
 /// Reads and writes `SetLevelRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SetLevelRequestParamsBuilder {
-    level: ::core::option::Option<LoggingLevel>,
+    level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SetLevelRequestParamsBuilder {
@@ -7768,17 +7630,17 @@ impl __p::Builder for __SetLevelRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SetLevelRequestParams, E> {
-        ::core::result::Result::Ok(SetLevelRequestParams {
+        Ok(SetLevelRequestParams {
             level: __p::need(self.level, "level")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SetLevelRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7787,13 +7649,13 @@ impl<'de> __p::serde::Deserialize<'de> for SetLevelRequestParams {
         >(d, "SetLevelRequestParams")
     }
 }
-impl __p::serde::Serialize for SetLevelRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SetLevelRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("level", &self.level)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -7807,7 +7669,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
     }
 }
 impl __p::Shape for SetLevelRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["level"],
@@ -7815,7 +7677,7 @@ impl __p::Shape for SetLevelRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
     }
 }
@@ -7833,7 +7695,7 @@ pub struct LoggingMessageNotification {
 #[derive(Default)]
 pub struct __LoggingMessageNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<LoggingMessageNotificationParams>,
+    params: Option<LoggingMessageNotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LoggingMessageNotificationBuilder {
@@ -7856,18 +7718,18 @@ impl __p::Builder for __LoggingMessageNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(LoggingMessageNotification {
+        Ok(LoggingMessageNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7876,13 +7738,13 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
         >(d, "LoggingMessageNotification")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/message")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -7897,7 +7759,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
     }
 }
 impl __p::Shape for LoggingMessageNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7910,7 +7772,7 @@ impl __p::Shape for LoggingMessageNotification {
             &[("method", true, __p::Lit::Str("notifications/message"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7924,9 +7786,9 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    pub logger: ::core::option::Option<::std::string::String>,
+    pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-    pub data: __p::serde_json::Value,
+    pub data: serde_json::Value,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7934,9 +7796,9 @@ pub struct LoggingMessageNotificationParams {
 /// Reads and writes `LoggingMessageNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __LoggingMessageNotificationParamsBuilder {
-    level: ::core::option::Option<LoggingLevel>,
-    logger: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    level: Option<LoggingLevel>,
+    logger: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
@@ -7953,10 +7815,10 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotificationParams, E> {
-        ::core::result::Result::Ok(LoggingMessageNotificationParams {
+        Ok(LoggingMessageNotificationParams {
             level: __p::need(self.level, "level")?,
             logger: self.logger,
             data: __p::need(self.data, "data")?,
@@ -7964,8 +7826,8 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7974,15 +7836,15 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         >(d, "LoggingMessageNotificationParams")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("level", &self.level)?;
-        if let ::core::option::Option::Some(v) = &self.logger {
+        if let Some(v) = &self.logger {
             m.serialize_entry("logger", v)?;
         }
         m.serialize_entry("data", &self.data)?;
@@ -7998,19 +7860,19 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
     }
 }
 impl __p::Shape for LoggingMessageNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["level", "data"],
             &[
                 ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
-                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("logger", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
     }
 }
@@ -8037,7 +7899,7 @@ pub enum LoggingLevel {
     /// `"emergency"`
     Emergency,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl LoggingLevel {
     /// The value as written on the wire.
@@ -8068,28 +7930,28 @@ impl LoggingLevel {
         }
     }
 }
-impl ::core::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for LoggingLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for LoggingLevel {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingLevel {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingLevel {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a LoggingLevel string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for LoggingLevel {
@@ -8098,10 +7960,10 @@ impl __rt::SchemaType for LoggingLevel {
     }
 }
 impl __p::Shape for LoggingLevel {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -8111,7 +7973,7 @@ impl __p::Shape for LoggingLevel {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -8129,7 +7991,7 @@ pub struct CreateMessageRequest {
 #[derive(Default)]
 pub struct __CreateMessageRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CreateMessageRequestParams>,
+    params: Option<CreateMessageRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestBuilder {
@@ -8152,18 +8014,18 @@ impl __p::Builder for __CreateMessageRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CreateMessageRequest {
+        Ok(CreateMessageRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8172,13 +8034,13 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
         >(d, "CreateMessageRequest")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "sampling/createMessage")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -8193,7 +8055,7 @@ impl __rt::SchemaType for CreateMessageRequest {
     }
 }
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -8201,7 +8063,7 @@ impl __p::Shape for CreateMessageRequest {
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -8219,7 +8081,7 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `"allServers"`
     AllServers,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageRequestParamsIncludeContext {
     /// The value as written on the wire.
@@ -8240,31 +8102,31 @@ impl CreateMessageRequestParamsIncludeContext {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageRequestParamsIncludeContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParamsIncludeContext {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParamsIncludeContext {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}",
                     "a CreateMessageRequestParamsIncludeContext string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
@@ -8273,10 +8135,10 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
     }
 }
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -8286,31 +8148,29 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
 /// The inline type of [`CreateMessageRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
-    pub messages: ::std::vec::Vec<SamplingMessage>,
+    pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    pub model_preferences: ::core::option::Option<ModelPreferences>,
+    pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    pub system_prompt: ::core::option::Option<::std::string::String>,
+    pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    pub include_context: ::core::option::Option<
-        CreateMessageRequestParamsIncludeContext,
-    >,
+    pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
     /// JSON Schema type: `number`.
-    pub temperature: ::core::option::Option<__p::serde_json::Number>,
+    pub temperature: Option<serde_json::Number>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
-    pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    pub metadata: ::core::option::Option<__rt::JsonObject>,
+    pub metadata: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8318,14 +8178,14 @@ pub struct CreateMessageRequestParams {
 /// Reads and writes `CreateMessageRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageRequestParamsBuilder {
-    messages: ::core::option::Option<::std::vec::Vec<SamplingMessage>>,
-    model_preferences: ::core::option::Option<ModelPreferences>,
-    system_prompt: ::core::option::Option<::std::string::String>,
-    include_context: ::core::option::Option<CreateMessageRequestParamsIncludeContext>,
-    temperature: ::core::option::Option<__p::serde_json::Number>,
-    max_tokens: ::core::option::Option<i64>,
-    stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    metadata: ::core::option::Option<__rt::JsonObject>,
+    messages: Option<Vec<SamplingMessage>>,
+    model_preferences: Option<ModelPreferences>,
+    system_prompt: Option<String>,
+    include_context: Option<CreateMessageRequestParamsIncludeContext>,
+    temperature: Option<serde_json::Number>,
+    max_tokens: Option<i64>,
+    stop_sequences: Option<Vec<String>>,
+    metadata: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
@@ -8357,10 +8217,10 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequestParams, E> {
-        ::core::result::Result::Ok(CreateMessageRequestParams {
+        Ok(CreateMessageRequestParams {
             messages: __p::need(self.messages, "messages")?,
             model_preferences: self.model_preferences,
             system_prompt: self.system_prompt,
@@ -8373,8 +8233,8 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8383,31 +8243,31 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
         >(d, "CreateMessageRequestParams")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("messages", &self.messages)?;
-        if let ::core::option::Option::Some(v) = &self.model_preferences {
+        if let Some(v) = &self.model_preferences {
             m.serialize_entry("modelPreferences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.system_prompt {
+        if let Some(v) = &self.system_prompt {
             m.serialize_entry("systemPrompt", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.include_context {
+        if let Some(v) = &self.include_context {
             m.serialize_entry("includeContext", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.temperature {
+        if let Some(v) = &self.temperature {
             m.serialize_entry("temperature", v)?;
         }
         m.serialize_entry("maxTokens", &self.max_tokens)?;
-        if let ::core::option::Option::Some(v) = &self.stop_sequences {
+        if let Some(v) = &self.stop_sequences {
             m.serialize_entry("stopSequences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.metadata {
+        if let Some(v) = &self.metadata {
             m.serialize_entry("metadata", v)?;
         }
         for (k, v) in &self.extra {
@@ -8422,41 +8282,28 @@ impl __rt::SchemaType for CreateMessageRequestParams {
     }
 }
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
             &[
-                (
-                    "messages",
-                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("messages", <Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit),
                 ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
-                (
-                    "systemPrompt",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("systemPrompt", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "includeContext",
                     <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
                         as __p::Fit,
                 ),
-                (
-                    "temperature",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("temperature", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
-                (
-                    "stopSequences",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("stopSequences", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("metadata", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
@@ -8464,13 +8311,13 @@ impl __p::Shape for CreateMessageRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
-    pub model: ::std::string::String,
+    pub model: String,
     /// The reason why sampling stopped, if known.
-    pub stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -8478,11 +8325,11 @@ pub struct CreateMessageResult {
 /// Reads and writes `CreateMessageResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
-    model: ::core::option::Option<::std::string::String>,
-    stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    meta: Option<__rt::JsonObject>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
+    model: Option<String>,
+    stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageResultBuilder {
@@ -8503,10 +8350,10 @@ impl __p::Builder for __CreateMessageResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageResult, E> {
-        ::core::result::Result::Ok(CreateMessageResult {
+        Ok(CreateMessageResult {
             meta: self.meta,
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
@@ -8516,8 +8363,8 @@ impl __p::Builder for __CreateMessageResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8526,20 +8373,20 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
         >(d, "CreateMessageResult")
     }
 }
-impl __p::serde::Serialize for CreateMessageResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         m.serialize_entry("model", &self.model)?;
-        if let ::core::option::Option::Some(v) = &self.stop_reason {
+        if let Some(v) = &self.stop_reason {
             m.serialize_entry("stopReason", v)?;
         }
         for (k, v) in &self.extra {
@@ -8554,7 +8401,7 @@ impl __rt::SchemaType for CreateMessageResult {
     }
 }
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -8562,7 +8409,7 @@ impl __p::Shape for CreateMessageResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("role", <Role as __p::Shape>::fits as __p::Fit),
                 ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
-                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("model", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "stopReason",
                     <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
@@ -8571,7 +8418,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
@@ -8585,7 +8432,7 @@ pub enum CreateMessageResultStopReason {
     /// `"maxTokens"`
     MaxTokens,
     /// Any other string, which the schema allows.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageResultStopReason {
     /// The value as written on the wire.
@@ -8606,30 +8453,30 @@ impl CreateMessageResultStopReason {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageResultStopReason {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageResultStopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageResultStopReason {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResultStopReason {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResultStopReason {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}", "a CreateMessageResultStopReason string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageResultStopReason {
@@ -8638,10 +8485,10 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
     }
 }
 impl __p::Shape for CreateMessageResultStopReason {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if true {
@@ -8651,7 +8498,7 @@ impl __p::Shape for CreateMessageResultStopReason {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -8667,8 +8514,8 @@ pub struct SamplingMessage {
 /// Reads and writes `SamplingMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SamplingMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SamplingMessageBuilder {
@@ -8684,30 +8531,28 @@ impl __p::Builder for __SamplingMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SamplingMessage, E> {
-        ::core::result::Result::Ok(SamplingMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SamplingMessage, E> {
+        Ok(SamplingMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
-impl __p::serde::Serialize for SamplingMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         for (k, v) in &self.extra {
@@ -8722,7 +8567,7 @@ impl __rt::SchemaType for SamplingMessage {
     }
 }
 impl __p::Shape for SamplingMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -8733,7 +8578,7 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -8751,16 +8596,16 @@ pub enum SamplingMessageContent {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for SamplingMessageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::AudioContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::AudioContent(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -8775,7 +8620,7 @@ impl __rt::SchemaType for SamplingMessageContent {
     }
 }
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -8785,7 +8630,7 @@ impl __p::Shape for SamplingMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -8817,10 +8662,10 @@ impl __p::Builder for __SamplingMessageContentBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SamplingMessageContent, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     SamplingMessageContent::TextContent(__p::Builder::finish(b)?)
@@ -8840,36 +8685,34 @@ impl __p::Tagged for SamplingMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContent object, chosen by `type`";
     type Builder = __SamplingMessageContentBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__SamplingMessageContentBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__SamplingMessageContentBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
+                Some("text") => {
                     __SamplingMessageContentBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
+                        __TextContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("image") => {
+                Some("image") => {
                     __SamplingMessageContentBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
+                        __ImageContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("audio") => {
+                Some("audio") => {
                     __SamplingMessageContentBuilder::AudioContent(
-                        <__AudioContentBuilder as ::core::default::Default>::default(),
+                        __AudioContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __SamplingMessageContentBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, SamplingMessageContent>(d)
@@ -8881,7 +8724,7 @@ pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
+    pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
@@ -8893,14 +8736,14 @@ pub struct Annotations {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub priority: ::core::option::Option<__p::serde_json::Number>,
+    pub priority: Option<serde_json::Number>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
     /// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    pub last_modified: ::core::option::Option<::std::string::String>,
+    pub last_modified: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8908,9 +8751,9 @@ pub struct Annotations {
 /// Reads and writes `Annotations` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __AnnotationsBuilder {
-    audience: ::core::option::Option<::std::vec::Vec<Role>>,
-    priority: ::core::option::Option<__p::serde_json::Number>,
-    last_modified: ::core::option::Option<::std::string::String>,
+    audience: Option<Vec<Role>>,
+    priority: Option<serde_json::Number>,
+    last_modified: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AnnotationsBuilder {
@@ -8929,8 +8772,8 @@ impl __p::Builder for __AnnotationsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Annotations, E> {
-        ::core::result::Result::Ok(Annotations {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Annotations, E> {
+        Ok(Annotations {
             audience: self.audience,
             priority: self.priority,
             last_modified: self.last_modified,
@@ -8938,27 +8781,27 @@ impl __p::Builder for __AnnotationsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
-impl __p::serde::Serialize for Annotations {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Annotations {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.audience {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.audience {
             m.serialize_entry("audience", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.priority {
+        if let Some(v) = &self.priority {
             m.serialize_entry("priority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.last_modified {
+        if let Some(v) = &self.last_modified {
             m.serialize_entry("lastModified", v)?;
         }
         for (k, v) in &self.extra {
@@ -8973,19 +8816,19 @@ impl __rt::SchemaType for Annotations {
     }
 }
 impl __p::Shape for Annotations {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
-                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("lastModified", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("audience", <Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("lastModified", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -9005,18 +8848,18 @@ pub enum ContentBlock {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ContentBlock {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ContentBlock {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::AudioContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceLink(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EmbeddedResource(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::AudioContent(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceLink(v) => serde::Serialize::serialize(v, s),
+            Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -9033,7 +8876,7 @@ impl __rt::SchemaType for ContentBlock {
     }
 }
 impl __p::Shape for ContentBlock {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -9045,7 +8888,7 @@ impl __p::Shape for ContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -9083,10 +8926,8 @@ impl __p::Builder for __ContentBlockBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ContentBlock, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ContentBlock, E> {
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     ContentBlock::TextContent(__p::Builder::finish(b)?)
@@ -9112,46 +8953,34 @@ impl __p::Tagged for ContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a ContentBlock object, chosen by `type`";
     type Builder = __ContentBlockBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ContentBlockBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ContentBlockBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
-                    __ContentBlockBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
-                    )
+                Some("text") => {
+                    __ContentBlockBuilder::TextContent(__TextContentBuilder::default())
                 }
-                ::core::option::Option::Some("image") => {
-                    __ContentBlockBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
-                    )
+                Some("image") => {
+                    __ContentBlockBuilder::ImageContent(__ImageContentBuilder::default())
                 }
-                ::core::option::Option::Some("audio") => {
-                    __ContentBlockBuilder::AudioContent(
-                        <__AudioContentBuilder as ::core::default::Default>::default(),
-                    )
+                Some("audio") => {
+                    __ContentBlockBuilder::AudioContent(__AudioContentBuilder::default())
                 }
-                ::core::option::Option::Some("resource_link") => {
-                    __ContentBlockBuilder::ResourceLink(
-                        <__ResourceLinkBuilder as ::core::default::Default>::default(),
-                    )
+                Some("resource_link") => {
+                    __ContentBlockBuilder::ResourceLink(__ResourceLinkBuilder::default())
                 }
-                ::core::option::Option::Some("resource") => {
+                Some("resource") => {
                     __ContentBlockBuilder::EmbeddedResource(
-                        <__EmbeddedResourceBuilder as ::core::default::Default>::default(),
+                        __EmbeddedResourceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ContentBlockBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ContentBlockBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ContentBlock>(d)
@@ -9163,11 +8992,11 @@ impl<'de> __p::serde::Deserialize<'de> for ContentBlock {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextContent {
     /// The text content of the message.
-    pub text: ::std::string::String,
+    pub text: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9176,9 +9005,9 @@ pub struct TextContent {
 #[derive(Default)]
 pub struct __TextContentBuilder {
     __lit_type: bool,
-    text: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    text: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextContentBuilder {
@@ -9200,9 +9029,9 @@ impl __p::Builder for __TextContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(TextContent {
+        Ok(TextContent {
             text: __p::need(self.text, "text")?,
             annotations: self.annotations,
             meta: self.meta,
@@ -9210,26 +9039,26 @@ impl __p::Builder for __TextContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
-impl __p::serde::Serialize for TextContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "text")?;
         m.serialize_entry("text", &self.text)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -9244,19 +9073,19 @@ impl __rt::SchemaType for TextContent {
     }
 }
 impl __p::Shape for TextContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
             &[
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
@@ -9268,13 +9097,13 @@ pub struct ImageContent {
     /// The base64-encoded image data.
     ///
     /// Format: `byte`.
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the image. Different providers may support different image types.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9283,10 +9112,10 @@ pub struct ImageContent {
 #[derive(Default)]
 pub struct __ImageContentBuilder {
     __lit_type: bool,
-    data: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    data: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImageContentBuilder {
@@ -9309,11 +9138,9 @@ impl __p::Builder for __ImageContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ImageContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ImageContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ImageContent {
+        Ok(ImageContent {
             data: __p::need(self.data, "data")?,
             mime_type: __p::need(self.mime_type, "mimeType")?,
             annotations: self.annotations,
@@ -9322,27 +9149,27 @@ impl __p::Builder for __ImageContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
-impl __p::serde::Serialize for ImageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ImageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "image")?;
         m.serialize_entry("data", &self.data)?;
         m.serialize_entry("mimeType", &self.mime_type)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -9357,20 +9184,20 @@ impl __rt::SchemaType for ImageContent {
     }
 }
 impl __p::Shape for ImageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
             &[
-                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -9386,13 +9213,13 @@ pub struct AudioContent {
     /// The base64-encoded audio data.
     ///
     /// Format: `byte`.
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9401,10 +9228,10 @@ pub struct AudioContent {
 #[derive(Default)]
 pub struct __AudioContentBuilder {
     __lit_type: bool,
-    data: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    data: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AudioContentBuilder {
@@ -9427,11 +9254,9 @@ impl __p::Builder for __AudioContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<AudioContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<AudioContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(AudioContent {
+        Ok(AudioContent {
             data: __p::need(self.data, "data")?,
             mime_type: __p::need(self.mime_type, "mimeType")?,
             annotations: self.annotations,
@@ -9440,27 +9265,27 @@ impl __p::Builder for __AudioContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for AudioContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
-impl __p::serde::Serialize for AudioContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for AudioContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "audio")?;
         m.serialize_entry("data", &self.data)?;
         m.serialize_entry("mimeType", &self.mime_type)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -9475,20 +9300,20 @@ impl __rt::SchemaType for AudioContent {
     }
 }
 impl __p::Shape for AudioContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
             &[
-                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -9516,7 +9341,7 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
+    pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
@@ -9526,7 +9351,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub cost_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub cost_priority: Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
@@ -9536,7 +9361,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub speed_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub speed_priority: Option<serde_json::Number>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
@@ -9546,7 +9371,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub intelligence_priority: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9554,10 +9379,10 @@ pub struct ModelPreferences {
 /// Reads and writes `ModelPreferences` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelPreferencesBuilder {
-    hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
-    cost_priority: ::core::option::Option<__p::serde_json::Number>,
-    speed_priority: ::core::option::Option<__p::serde_json::Number>,
-    intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    hints: Option<Vec<ModelHint>>,
+    cost_priority: Option<serde_json::Number>,
+    speed_priority: Option<serde_json::Number>,
+    intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelPreferencesBuilder {
@@ -9581,10 +9406,8 @@ impl __p::Builder for __ModelPreferencesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ModelPreferences, E> {
-        ::core::result::Result::Ok(ModelPreferences {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelPreferences, E> {
+        Ok(ModelPreferences {
             hints: self.hints,
             cost_priority: self.cost_priority,
             speed_priority: self.speed_priority,
@@ -9593,30 +9416,30 @@ impl __p::Builder for __ModelPreferencesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
-impl __p::serde::Serialize for ModelPreferences {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelPreferences {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.hints {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.hints {
             m.serialize_entry("hints", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.cost_priority {
+        if let Some(v) = &self.cost_priority {
             m.serialize_entry("costPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.speed_priority {
+        if let Some(v) = &self.speed_priority {
             m.serialize_entry("speedPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.intelligence_priority {
+        if let Some(v) = &self.intelligence_priority {
             m.serialize_entry("intelligencePriority", v)?;
         }
         for (k, v) in &self.extra {
@@ -9631,29 +9454,23 @@ impl __rt::SchemaType for ModelPreferences {
     }
 }
 impl __p::Shape for ModelPreferences {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
-                (
-                    "costPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "speedPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("hints", <Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                ("costPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("speedPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 (
                     "intelligencePriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                    <serde_json::Number as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -9672,7 +9489,7 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    pub name: ::core::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9680,7 +9497,7 @@ pub struct ModelHint {
 /// Reads and writes `ModelHint` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelHintBuilder {
-    name: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelHintBuilder {
@@ -9695,28 +9512,28 @@ impl __p::Builder for __ModelHintBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
-        ::core::result::Result::Ok(ModelHint {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
+        Ok(ModelHint {
             name: self.name,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
-impl __p::serde::Serialize for ModelHint {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelHint {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
         for (k, v) in &self.extra {
@@ -9731,15 +9548,15 @@ impl __rt::SchemaType for ModelHint {
     }
 }
 impl __p::Shape for ModelHint {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("name", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -9757,7 +9574,7 @@ pub struct CompleteRequest {
 #[derive(Default)]
 pub struct __CompleteRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CompleteRequestParams>,
+    params: Option<CompleteRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestBuilder {
@@ -9780,30 +9597,28 @@ impl __p::Builder for __CompleteRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CompleteRequest {
+        Ok(CompleteRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
-impl __p::serde::Serialize for CompleteRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "completion/complete")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -9818,7 +9633,7 @@ impl __rt::SchemaType for CompleteRequest {
     }
 }
 impl __p::Shape for CompleteRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9826,7 +9641,7 @@ impl __p::Shape for CompleteRequest {
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9846,15 +9661,15 @@ pub enum CompleteRequestParamsRef {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for CompleteRequestParamsRef {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsRef {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PromptReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceTemplateReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PromptReference(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceTemplateReference(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -9868,7 +9683,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
     }
 }
 impl __p::Shape for CompleteRequestParamsRef {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceTemplateReference as __p::Shape>::score(v),
@@ -9877,7 +9692,7 @@ impl __p::Shape for CompleteRequestParamsRef {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::fits(v),
             <ResourceTemplateReference as __p::Shape>::fits(v),
@@ -9906,10 +9721,10 @@ impl __p::Builder for __CompleteRequestParamsRefBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsRef, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::PromptReference(b) => {
                     CompleteRequestParamsRef::PromptReference(__p::Builder::finish(b)?)
@@ -9928,31 +9743,29 @@ impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
     type Builder = __CompleteRequestParamsRefBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__CompleteRequestParamsRefBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__CompleteRequestParamsRefBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ref/prompt") => {
+                Some("ref/prompt") => {
                     __CompleteRequestParamsRefBuilder::PromptReference(
-                        <__PromptReferenceBuilder as ::core::default::Default>::default(),
+                        __PromptReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("ref/resource") => {
+                Some("ref/resource") => {
                     __CompleteRequestParamsRefBuilder::ResourceTemplateReference(
-                        <__ResourceTemplateReferenceBuilder as ::core::default::Default>::default(),
+                        __ResourceTemplateReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __CompleteRequestParamsRefBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
@@ -9962,9 +9775,9 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
-    pub name: ::std::string::String,
+    pub name: String,
     /// The value of the argument to use for completion matching.
-    pub value: ::std::string::String,
+    pub value: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9972,8 +9785,8 @@ pub struct CompleteRequestParamsArgument {
 /// Reads and writes `CompleteRequestParamsArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    value: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    value: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
@@ -9989,18 +9802,18 @@ impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsArgument, E> {
-        ::core::result::Result::Ok(CompleteRequestParamsArgument {
+        Ok(CompleteRequestParamsArgument {
             name: __p::need(self.name, "name")?,
             value: __p::need(self.value, "value")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10009,13 +9822,13 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         >(d, "CompleteRequestParamsArgument")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParamsArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
         m.serialize_entry("value", &self.value)?;
         for (k, v) in &self.extra {
@@ -10030,18 +9843,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
     }
 }
 impl __p::Shape for CompleteRequestParamsArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "value"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("value", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
@@ -10049,9 +9862,7 @@ impl __p::Shape for CompleteRequestParamsArgument {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<BTreeMap<String, String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10059,9 +9870,7 @@ pub struct CompleteRequestParamsContext {
 /// Reads and writes `CompleteRequestParamsContext` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsContextBuilder {
-    arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsContextBuilder {
@@ -10076,17 +9885,17 @@ impl __p::Builder for __CompleteRequestParamsContextBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsContext, E> {
-        ::core::result::Result::Ok(CompleteRequestParamsContext {
+        Ok(CompleteRequestParamsContext {
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10095,14 +9904,14 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsContext {
         >(d, "CompleteRequestParamsContext")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParamsContext {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsContext {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -10117,23 +9926,15 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
     }
 }
 impl __p::Shape for CompleteRequestParamsContext {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[
-                (
-                    "arguments",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
-            ],
+            &[("arguments", <BTreeMap<String, String> as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -10144,7 +9945,7 @@ pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    pub context: ::core::option::Option<CompleteRequestParamsContext>,
+    pub context: Option<CompleteRequestParamsContext>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10152,9 +9953,9 @@ pub struct CompleteRequestParams {
 /// Reads and writes `CompleteRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsBuilder {
-    r#ref: ::core::option::Option<CompleteRequestParamsRef>,
-    argument: ::core::option::Option<CompleteRequestParamsArgument>,
-    context: ::core::option::Option<CompleteRequestParamsContext>,
+    r#ref: Option<CompleteRequestParamsRef>,
+    argument: Option<CompleteRequestParamsArgument>,
+    context: Option<CompleteRequestParamsContext>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsBuilder {
@@ -10171,10 +9972,10 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParams, E> {
-        ::core::result::Result::Ok(CompleteRequestParams {
+        Ok(CompleteRequestParams {
             r#ref: __p::need(self.r#ref, "ref")?,
             argument: __p::need(self.argument, "argument")?,
             context: self.context,
@@ -10182,8 +9983,8 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10192,16 +9993,16 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
         >(d, "CompleteRequestParams")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("ref", &self.r#ref)?;
         m.serialize_entry("argument", &self.argument)?;
-        if let ::core::option::Option::Some(v) = &self.context {
+        if let Some(v) = &self.context {
             m.serialize_entry("context", v)?;
         }
         for (k, v) in &self.extra {
@@ -10216,7 +10017,7 @@ impl __rt::SchemaType for CompleteRequestParams {
     }
 }
 impl __p::Shape for CompleteRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["ref", "argument"],
@@ -10234,7 +10035,7 @@ impl __p::Shape for CompleteRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
@@ -10242,7 +10043,7 @@ impl __p::Shape for CompleteRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -10251,8 +10052,8 @@ pub struct CompleteResult {
 /// Reads and writes `CompleteResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    completion: ::core::option::Option<CompleteResultCompletion>,
+    meta: Option<__rt::JsonObject>,
+    completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultBuilder {
@@ -10268,31 +10069,29 @@ impl __p::Builder for __CompleteResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteResult, E> {
-        ::core::result::Result::Ok(CompleteResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteResult, E> {
+        Ok(CompleteResult {
             meta: self.meta,
             completion: __p::need(self.completion, "completion")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
-impl __p::serde::Serialize for CompleteResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("completion", &self.completion)?;
@@ -10308,7 +10107,7 @@ impl __rt::SchemaType for CompleteResult {
     }
 }
 impl __p::Shape for CompleteResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["completion"],
@@ -10322,7 +10121,7 @@ impl __p::Shape for CompleteResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
 }
@@ -10330,11 +10129,11 @@ impl __p::Shape for CompleteResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
-    pub values: ::std::vec::Vec<::std::string::String>,
+    pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    pub total: ::core::option::Option<i64>,
+    pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    pub has_more: ::core::option::Option<bool>,
+    pub has_more: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10342,9 +10141,9 @@ pub struct CompleteResultCompletion {
 /// Reads and writes `CompleteResultCompletion` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultCompletionBuilder {
-    values: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    total: ::core::option::Option<i64>,
-    has_more: ::core::option::Option<bool>,
+    values: Option<Vec<String>>,
+    total: Option<i64>,
+    has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultCompletionBuilder {
@@ -10361,10 +10160,10 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteResultCompletion, E> {
-        ::core::result::Result::Ok(CompleteResultCompletion {
+        Ok(CompleteResultCompletion {
             values: __p::need(self.values, "values")?,
             total: self.total,
             has_more: self.has_more,
@@ -10372,8 +10171,8 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10382,18 +10181,18 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
         >(d, "CompleteResultCompletion")
     }
 }
-impl __p::serde::Serialize for CompleteResultCompletion {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResultCompletion {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("values", &self.values)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.has_more {
+        if let Some(v) = &self.has_more {
             m.serialize_entry("hasMore", v)?;
         }
         for (k, v) in &self.extra {
@@ -10408,23 +10207,19 @@ impl __rt::SchemaType for CompleteResultCompletion {
     }
 }
 impl __p::Shape for CompleteResultCompletion {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["values"],
             &[
-                (
-                    "values",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("values", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("total", <i64 as __p::Shape>::fits as __p::Fit),
                 ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
     }
 }
@@ -10436,7 +10231,7 @@ pub struct ResourceTemplateReference {
     /// The URI or URI template of the resource.
     ///
     /// Format: `uri-template`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10445,7 +10240,7 @@ pub struct ResourceTemplateReference {
 #[derive(Default)]
 pub struct __ResourceTemplateReferenceBuilder {
     __lit_type: bool,
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceTemplateReferenceBuilder {
@@ -10468,18 +10263,18 @@ impl __p::Builder for __ResourceTemplateReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceTemplateReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ResourceTemplateReference {
+        Ok(ResourceTemplateReference {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10488,13 +10283,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceTemplateReference {
         >(d, "ResourceTemplateReference")
     }
 }
-impl __p::serde::Serialize for ResourceTemplateReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceTemplateReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "ref/resource")?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
@@ -10509,15 +10304,15 @@ impl __rt::SchemaType for ResourceTemplateReference {
     }
 }
 impl __p::Shape for ResourceTemplateReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "uri"],
@@ -10531,14 +10326,14 @@ impl __p::Shape for ResourceTemplateReference {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptReference {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10546,8 +10341,8 @@ pub struct PromptReference {
 /// Reads and writes `PromptReference` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptReferenceBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    title: Option<String>,
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
@@ -10572,33 +10367,31 @@ impl __p::Builder for __PromptReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptReference, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(PromptReference {
+        Ok(PromptReference {
             name: __p::need(self.name, "name")?,
             title: self.title,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
-impl __p::serde::Serialize for PromptReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         m.serialize_entry("type", "ref/prompt")?;
@@ -10614,18 +10407,18 @@ impl __rt::SchemaType for PromptReference {
     }
 }
 impl __p::Shape for PromptReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "type"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "type"],
@@ -10644,7 +10437,7 @@ impl __p::Shape for PromptReference {
 /// Always carries `"method": "roots/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
-    pub params: ::core::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10653,7 +10446,7 @@ pub struct ListRootsRequest {
 #[derive(Default)]
 pub struct __ListRootsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<RequestParams>,
+    params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsRequestBuilder {
@@ -10676,32 +10469,30 @@ impl __p::Builder for __ListRootsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListRootsRequest {
+        Ok(ListRootsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
-impl __p::serde::Serialize for ListRootsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "roots/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -10716,7 +10507,7 @@ impl __rt::SchemaType for ListRootsRequest {
     }
 }
 impl __p::Shape for ListRootsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -10724,7 +10515,7 @@ impl __p::Shape for ListRootsRequest {
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -10738,8 +10529,8 @@ impl __p::Shape for ListRootsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub roots: ::std::vec::Vec<Root>,
+    pub meta: Option<__rt::JsonObject>,
+    pub roots: Vec<Root>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -10747,8 +10538,8 @@ pub struct ListRootsResult {
 /// Reads and writes `ListRootsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListRootsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    roots: ::core::option::Option<::std::vec::Vec<Root>>,
+    meta: Option<__rt::JsonObject>,
+    roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsResultBuilder {
@@ -10764,31 +10555,29 @@ impl __p::Builder for __ListRootsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsResult, E> {
-        ::core::result::Result::Ok(ListRootsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsResult, E> {
+        Ok(ListRootsResult {
             meta: self.meta,
             roots: __p::need(self.roots, "roots")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
-impl __p::serde::Serialize for ListRootsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("roots", &self.roots)?;
@@ -10804,18 +10593,18 @@ impl __rt::SchemaType for ListRootsResult {
     }
 }
 impl __p::Shape for ListRootsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["roots"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit),
+                ("roots", <Vec<Root> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
 }
@@ -10827,13 +10616,13 @@ pub struct Root {
     /// other URI schemes.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    pub name: ::core::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10841,9 +10630,9 @@ pub struct Root {
 /// Reads and writes `Root` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RootBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    uri: Option<String>,
+    name: Option<String>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RootBuilder {
@@ -10860,8 +10649,8 @@ impl __p::Builder for __RootBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Root, E> {
-        ::core::result::Result::Ok(Root {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Root, E> {
+        Ok(Root {
             uri: __p::need(self.uri, "uri")?,
             name: self.name,
             meta: self.meta,
@@ -10869,25 +10658,25 @@ impl __p::Builder for __RootBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Root {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Root {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
-impl __p::serde::Serialize for Root {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Root {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -10902,19 +10691,19 @@ impl __rt::SchemaType for Root {
     }
 }
 impl __p::Shape for Root {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -10925,7 +10714,7 @@ impl __p::Shape for Root {
 /// Always carries `"method": "notifications/roots/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10934,7 +10723,7 @@ pub struct RootsListChangedNotification {
 #[derive(Default)]
 pub struct __RootsListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RootsListChangedNotificationBuilder {
@@ -10957,18 +10746,18 @@ impl __p::Builder for __RootsListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RootsListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(RootsListChangedNotification {
+        Ok(RootsListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RootsListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10977,15 +10766,15 @@ impl<'de> __p::serde::Deserialize<'de> for RootsListChangedNotification {
         >(d, "RootsListChangedNotification")
     }
 }
-impl __p::serde::Serialize for RootsListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RootsListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/roots/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -11000,7 +10789,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
     }
 }
 impl __p::Shape for RootsListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -11008,7 +10797,7 @@ impl __p::Shape for RootsListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -11030,7 +10819,7 @@ pub struct ElicitRequest {
 #[derive(Default)]
 pub struct __ElicitRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ElicitRequestParams>,
+    params: Option<ElicitRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestBuilder {
@@ -11053,30 +10842,28 @@ impl __p::Builder for __ElicitRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ElicitRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ElicitRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ElicitRequest {
+        Ok(ElicitRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
     }
 }
-impl __p::serde::Serialize for ElicitRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "elicitation/create")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -11091,7 +10878,7 @@ impl __rt::SchemaType for ElicitRequest {
     }
 }
 impl __p::Shape for ElicitRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -11099,7 +10886,7 @@ impl __p::Shape for ElicitRequest {
             &[("method", true, __p::Lit::Str("elicitation/create"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -11112,11 +10899,8 @@ impl __p::Shape for ElicitRequest {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestParamsRequestedSchema {
-    pub properties: ::std::collections::BTreeMap<
-        ::std::string::String,
-        PrimitiveSchemaDefinition,
-    >,
-    pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub properties: BTreeMap<String, PrimitiveSchemaDefinition>,
+    pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11125,10 +10909,8 @@ pub struct ElicitRequestParamsRequestedSchema {
 #[derive(Default)]
 pub struct __ElicitRequestParamsRequestedSchemaBuilder {
     __lit_type: bool,
-    properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, PrimitiveSchemaDefinition>,
-    >,
-    required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    properties: Option<BTreeMap<String, PrimitiveSchemaDefinition>>,
+    required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestParamsRequestedSchemaBuilder {
@@ -11147,19 +10929,19 @@ impl __p::Builder for __ElicitRequestParamsRequestedSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestParamsRequestedSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ElicitRequestParamsRequestedSchema {
+        Ok(ElicitRequestParamsRequestedSchema {
             properties: __p::need(self.properties, "properties")?,
             required: self.required,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -11168,16 +10950,16 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
         >(d, "ElicitRequestParamsRequestedSchema")
     }
 }
-impl __p::serde::Serialize for ElicitRequestParamsRequestedSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestParamsRequestedSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "object")?;
         m.serialize_entry("properties", &self.properties)?;
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -11192,28 +10974,22 @@ impl __rt::SchemaType for ElicitRequestParamsRequestedSchema {
     }
 }
 impl __p::Shape for ElicitRequestParamsRequestedSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "properties"],
             &[
                 (
                     "properties",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "required",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                    <BTreeMap<String, PrimitiveSchemaDefinition> as __p::Shape>::fits
                         as __p::Fit,
                 ),
+                ("required", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "properties"],
@@ -11225,7 +11001,7 @@ impl __p::Shape for ElicitRequestParamsRequestedSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestParams {
     /// The message to present to the user.
-    pub message: ::std::string::String,
+    pub message: String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
     pub requested_schema: ElicitRequestParamsRequestedSchema,
@@ -11236,8 +11012,8 @@ pub struct ElicitRequestParams {
 /// Reads and writes `ElicitRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ElicitRequestParamsBuilder {
-    message: ::core::option::Option<::std::string::String>,
-    requested_schema: ::core::option::Option<ElicitRequestParamsRequestedSchema>,
+    message: Option<String>,
+    requested_schema: Option<ElicitRequestParamsRequestedSchema>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestParamsBuilder {
@@ -11255,18 +11031,18 @@ impl __p::Builder for __ElicitRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestParams, E> {
-        ::core::result::Result::Ok(ElicitRequestParams {
+        Ok(ElicitRequestParams {
             message: __p::need(self.message, "message")?,
             requested_schema: __p::need(self.requested_schema, "requestedSchema")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -11275,13 +11051,13 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitRequestParams {
         >(d, "ElicitRequestParams")
     }
 }
-impl __p::serde::Serialize for ElicitRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("message", &self.message)?;
         m.serialize_entry("requestedSchema", &self.requested_schema)?;
         for (k, v) in &self.extra {
@@ -11296,12 +11072,12 @@ impl __rt::SchemaType for ElicitRequestParams {
     }
 }
 impl __p::Shape for ElicitRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["message", "requestedSchema"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "requestedSchema",
                     <ElicitRequestParamsRequestedSchema as __p::Shape>::fits as __p::Fit,
@@ -11310,7 +11086,7 @@ impl __p::Shape for ElicitRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["message", "requestedSchema"], &[])
     }
 }
@@ -11329,16 +11105,16 @@ pub enum PrimitiveSchemaDefinition {
     /// [`EnumSchema`]
     EnumSchema(EnumSchema),
 }
-impl __p::serde::Serialize for PrimitiveSchemaDefinition {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PrimitiveSchemaDefinition {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::StringSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::NumberSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BooleanSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EnumSchema(v) => __p::serde::Serialize::serialize(v, s),
+            Self::StringSchema(v) => serde::Serialize::serialize(v, s),
+            Self::NumberSchema(v) => serde::Serialize::serialize(v, s),
+            Self::BooleanSchema(v) => serde::Serialize::serialize(v, s),
+            Self::EnumSchema(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -11353,7 +11129,7 @@ impl __rt::SchemaType for PrimitiveSchemaDefinition {
     }
 }
 impl __p::Shape for PrimitiveSchemaDefinition {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::score(v),
             <NumberSchema as __p::Shape>::score(v),
@@ -11364,7 +11140,7 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::fits(v),
             <NumberSchema as __p::Shape>::fits(v),
@@ -11376,11 +11152,11 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <StringSchema as __p::Shape>::score(&v),
             <NumberSchema as __p::Shape>::score(&v),
@@ -11388,21 +11164,19 @@ impl<'de> __p::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             <EnumSchema as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(PrimitiveSchemaDefinition::StringSchema)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(PrimitiveSchemaDefinition::NumberSchema)
             }
-            ::core::option::Option::Some(2usize) => {
+            Some(2usize) => {
                 __p::from_value(v).map(PrimitiveSchemaDefinition::BooleanSchema)
             }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::EnumSchema)
-            }
+            Some(3usize) => __p::from_value(v).map(PrimitiveSchemaDefinition::EnumSchema),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (with `type`: \"string\", `enum`)",
                     ),
                 )
@@ -11414,11 +11188,11 @@ impl<'de> __p::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StringSchema {
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
-    pub min_length: ::core::option::Option<i64>,
-    pub max_length: ::core::option::Option<i64>,
-    pub format: ::core::option::Option<StringSchemaFormat>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub min_length: Option<i64>,
+    pub max_length: Option<i64>,
+    pub format: Option<StringSchemaFormat>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11427,11 +11201,11 @@ pub struct StringSchema {
 #[derive(Default)]
 pub struct __StringSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    min_length: ::core::option::Option<i64>,
-    max_length: ::core::option::Option<i64>,
-    format: ::core::option::Option<StringSchemaFormat>,
+    title: Option<String>,
+    description: Option<String>,
+    min_length: Option<i64>,
+    max_length: Option<i64>,
+    format: Option<StringSchemaFormat>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __StringSchemaBuilder {
@@ -11455,11 +11229,9 @@ impl __p::Builder for __StringSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<StringSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<StringSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(StringSchema {
+        Ok(StringSchema {
             title: self.title,
             description: self.description,
             min_length: self.min_length,
@@ -11469,34 +11241,34 @@ impl __p::Builder for __StringSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for StringSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
     }
 }
-impl __p::serde::Serialize for StringSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for StringSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.min_length {
+        if let Some(v) = &self.min_length {
             m.serialize_entry("minLength", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.max_length {
+        if let Some(v) = &self.max_length {
             m.serialize_entry("maxLength", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.format {
+        if let Some(v) = &self.format {
             m.serialize_entry("format", v)?;
         }
         for (k, v) in &self.extra {
@@ -11511,13 +11283,13 @@ impl __rt::SchemaType for StringSchema {
     }
 }
 impl __p::Shape for StringSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("minLength", <i64 as __p::Shape>::fits as __p::Fit),
                 ("maxLength", <i64 as __p::Shape>::fits as __p::Fit),
                 ("format", <StringSchemaFormat as __p::Shape>::fits as __p::Fit),
@@ -11525,7 +11297,7 @@ impl __p::Shape for StringSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
 }
@@ -11541,7 +11313,7 @@ pub enum StringSchemaFormat {
     /// `"date-time"`
     DateTime,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl StringSchemaFormat {
     /// The value as written on the wire.
@@ -11564,28 +11336,28 @@ impl StringSchemaFormat {
         }
     }
 }
-impl ::core::fmt::Display for StringSchemaFormat {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for StringSchemaFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for StringSchemaFormat {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for StringSchemaFormat {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for StringSchemaFormat {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for StringSchemaFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a StringSchemaFormat string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for StringSchemaFormat {
@@ -11594,10 +11366,10 @@ impl __rt::SchemaType for StringSchemaFormat {
     }
 }
 impl __p::Shape for StringSchemaFormat {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -11607,19 +11379,19 @@ impl __p::Shape for StringSchemaFormat {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
     /// JSON Schema type: `number`.
-    pub minimum: ::core::option::Option<__p::serde_json::Number>,
+    pub minimum: Option<serde_json::Number>,
     /// JSON Schema type: `number`.
-    pub maximum: ::core::option::Option<__p::serde_json::Number>,
+    pub maximum: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11627,11 +11399,11 @@ pub struct NumberSchema {
 /// Reads and writes `NumberSchema` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NumberSchemaBuilder {
-    r#type: ::core::option::Option<NumberSchemaType>,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    minimum: ::core::option::Option<__p::serde_json::Number>,
-    maximum: ::core::option::Option<__p::serde_json::Number>,
+    r#type: Option<NumberSchemaType>,
+    title: Option<String>,
+    description: Option<String>,
+    minimum: Option<serde_json::Number>,
+    maximum: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NumberSchemaBuilder {
@@ -11652,10 +11424,8 @@ impl __p::Builder for __NumberSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<NumberSchema, E> {
-        ::core::result::Result::Ok(NumberSchema {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<NumberSchema, E> {
+        Ok(NumberSchema {
             r#type: __p::need(self.r#type, "type")?,
             title: self.title,
             description: self.description,
@@ -11665,31 +11435,31 @@ impl __p::Builder for __NumberSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NumberSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
     }
 }
-impl __p::serde::Serialize for NumberSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NumberSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", &self.r#type)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.minimum {
+        if let Some(v) = &self.minimum {
             m.serialize_entry("minimum", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.maximum {
+        if let Some(v) = &self.maximum {
             m.serialize_entry("maximum", v)?;
         }
         for (k, v) in &self.extra {
@@ -11704,21 +11474,21 @@ impl __rt::SchemaType for NumberSchema {
     }
 }
 impl __p::Shape for NumberSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
                 ("type", <NumberSchemaType as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("minimum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("maximum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("minimum", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("maximum", <serde_json::Number as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
 }
@@ -11730,7 +11500,7 @@ pub enum NumberSchemaType {
     /// `"integer"`
     Integer,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl NumberSchemaType {
     /// The value as written on the wire.
@@ -11749,28 +11519,28 @@ impl NumberSchemaType {
         }
     }
 }
-impl ::core::fmt::Display for NumberSchemaType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for NumberSchemaType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for NumberSchemaType {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NumberSchemaType {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NumberSchemaType {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NumberSchemaType {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a NumberSchemaType string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for NumberSchemaType {
@@ -11779,10 +11549,10 @@ impl __rt::SchemaType for NumberSchemaType {
     }
 }
 impl __p::Shape for NumberSchemaType {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -11792,7 +11562,7 @@ impl __p::Shape for NumberSchemaType {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -11800,9 +11570,9 @@ impl __p::Shape for NumberSchemaType {
 /// Always carries `"type": "boolean"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BooleanSchema {
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
-    pub default: ::core::option::Option<bool>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub default: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11811,9 +11581,9 @@ pub struct BooleanSchema {
 #[derive(Default)]
 pub struct __BooleanSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    default: ::core::option::Option<bool>,
+    title: Option<String>,
+    description: Option<String>,
+    default: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BooleanSchemaBuilder {
@@ -11835,11 +11605,9 @@ impl __p::Builder for __BooleanSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<BooleanSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BooleanSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(BooleanSchema {
+        Ok(BooleanSchema {
             title: self.title,
             description: self.description,
             default: self.default,
@@ -11847,28 +11615,28 @@ impl __p::Builder for __BooleanSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BooleanSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
     }
 }
-impl __p::serde::Serialize for BooleanSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BooleanSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "boolean")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -11883,19 +11651,19 @@ impl __rt::SchemaType for BooleanSchema {
     }
 }
 impl __p::Shape for BooleanSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("default", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("boolean"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
 }
@@ -11903,10 +11671,10 @@ impl __p::Shape for BooleanSchema {
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EnumSchema {
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
-    pub enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub r#enum: Vec<String>,
+    pub enum_names: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11915,10 +11683,10 @@ pub struct EnumSchema {
 #[derive(Default)]
 pub struct __EnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    r#enum: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    title: Option<String>,
+    description: Option<String>,
+    r#enum: Option<Vec<String>>,
+    enum_names: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __EnumSchemaBuilder {
@@ -11941,9 +11709,9 @@ impl __p::Builder for __EnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<EnumSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<EnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(EnumSchema {
+        Ok(EnumSchema {
             title: self.title,
             description: self.description,
             r#enum: __p::need(self.r#enum, "enum")?,
@@ -11952,29 +11720,29 @@ impl __p::Builder for __EnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __EnumSchemaBuilder>(d, "EnumSchema")
     }
 }
-impl __p::serde::Serialize for EnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("enum", &self.r#enum)?;
-        if let ::core::option::Option::Some(v) = &self.enum_names {
+        if let Some(v) = &self.enum_names {
             m.serialize_entry("enumNames", v)?;
         }
         for (k, v) in &self.extra {
@@ -11989,28 +11757,20 @@ impl __rt::SchemaType for EnumSchema {
     }
 }
 impl __p::Shape for EnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "enum",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                (
-                    "enumNames",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("enum", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("enumNames", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -12022,7 +11782,7 @@ impl __p::Shape for EnumSchema {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly declined the action
@@ -12030,9 +11790,7 @@ pub struct ElicitResult {
     pub action: ElicitResultAction,
     /// The submitted form data, only present when action is "accept".
     /// Contains values matching the requested schema.
-    pub content: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
-    >,
+    pub content: Option<BTreeMap<String, ElicitResultContentValue>>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -12040,11 +11798,9 @@ pub struct ElicitResult {
 /// Reads and writes `ElicitResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ElicitResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    action: ::core::option::Option<ElicitResultAction>,
-    content: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
-    >,
+    meta: Option<__rt::JsonObject>,
+    action: Option<ElicitResultAction>,
+    content: Option<BTreeMap<String, ElicitResultContentValue>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitResultBuilder {
@@ -12061,10 +11817,8 @@ impl __p::Builder for __ElicitResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ElicitResult, E> {
-        ::core::result::Result::Ok(ElicitResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ElicitResult, E> {
+        Ok(ElicitResult {
             meta: self.meta,
             action: __p::need(self.action, "action")?,
             content: self.content,
@@ -12072,25 +11826,25 @@ impl __p::Builder for __ElicitResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
     }
 }
-impl __p::serde::Serialize for ElicitResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("action", &self.action)?;
-        if let ::core::option::Option::Some(v) = &self.content {
+        if let Some(v) = &self.content {
             m.serialize_entry("content", v)?;
         }
         for (k, v) in &self.extra {
@@ -12105,7 +11859,7 @@ impl __rt::SchemaType for ElicitResult {
     }
 }
 impl __p::Shape for ElicitResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["action"],
@@ -12114,16 +11868,14 @@ impl __p::Shape for ElicitResult {
                 ("action", <ElicitResultAction as __p::Shape>::fits as __p::Fit),
                 (
                     "content",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ElicitResultContentValue,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, ElicitResultContentValue> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
     }
 }
@@ -12137,7 +11889,7 @@ pub enum ElicitResultAction {
     /// `"cancel"`
     Cancel,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl ElicitResultAction {
     /// The value as written on the wire.
@@ -12158,28 +11910,28 @@ impl ElicitResultAction {
         }
     }
 }
-impl ::core::fmt::Display for ElicitResultAction {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for ElicitResultAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for ElicitResultAction {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitResultAction {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitResultAction {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitResultAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a ElicitResultAction string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for ElicitResultAction {
@@ -12188,10 +11940,10 @@ impl __rt::SchemaType for ElicitResultAction {
     }
 }
 impl __p::Shape for ElicitResultAction {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -12201,7 +11953,7 @@ impl __p::Shape for ElicitResultAction {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -12211,21 +11963,21 @@ impl __p::Shape for ElicitResultAction {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
     /// Boolean
     Boolean(bool),
 }
-impl __p::serde::Serialize for ElicitResultContentValue {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitResultContentValue {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Boolean(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
+            Self::Boolean(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -12239,9 +11991,9 @@ impl __rt::SchemaType for ElicitResultContentValue {
     }
 }
 impl __p::Shape for ElicitResultContentValue {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
-            <::std::string::String as __p::Shape>::score(v),
+            <String as __p::Shape>::score(v),
             <i64 as __p::Shape>::score(v),
             <bool as __p::Shape>::score(v),
         ]
@@ -12249,9 +12001,9 @@ impl __p::Shape for ElicitResultContentValue {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
-            <::std::string::String as __p::Shape>::fits(v),
+            <String as __p::Shape>::fits(v),
             <i64 as __p::Shape>::fits(v),
             <bool as __p::Shape>::fits(v),
         ]
@@ -12260,83 +12012,75 @@ impl __p::Shape for ElicitResultContentValue {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitResultContentValue {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = ElicitResultContentValue;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("ElicitResultContentValue (string or integer or boolean)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_bool<E: __p::serde::de::Error>(
+            fn visit_bool<E: serde::de::Error>(
                 self,
                 v: bool,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::Boolean(
-                        <bool as __p::serde::Deserialize<
+                        <bool as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::BoolDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::BoolDeserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -12378,28 +12122,26 @@ pub enum ClientRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ClientRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PingRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SetLevelRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourcesRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesRequest(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ReadResourceRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SubscribeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::UnsubscribeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::InitializeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteRequest(v) => serde::Serialize::serialize(v, s),
+            Self::SetLevelRequest(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceRequest(v) => serde::Serialize::serialize(v, s),
+            Self::SubscribeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::UnsubscribeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -12424,7 +12166,7 @@ impl __rt::SchemaType for ClientRequest {
     }
 }
 impl __p::Shape for ClientRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <InitializeRequest as __p::Shape>::score(v),
@@ -12444,7 +12186,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <InitializeRequest as __p::Shape>::fits(v),
@@ -12506,10 +12248,8 @@ impl __p::Builder for __ClientRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ClientRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ClientRequest, E> {
+        Ok(
             match self {
                 Self::PingRequest(b) => {
                     ClientRequest::PingRequest(__p::Builder::finish(b)?)
@@ -12559,86 +12299,80 @@ impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
     type Builder = __ClientRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ClientRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ClientRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ping") => {
-                    __ClientRequestBuilder::PingRequest(
-                        <__PingRequestBuilder as ::core::default::Default>::default(),
-                    )
+                Some("ping") => {
+                    __ClientRequestBuilder::PingRequest(__PingRequestBuilder::default())
                 }
-                ::core::option::Option::Some("initialize") => {
+                Some("initialize") => {
                     __ClientRequestBuilder::InitializeRequest(
-                        <__InitializeRequestBuilder as ::core::default::Default>::default(),
+                        __InitializeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("completion/complete") => {
+                Some("completion/complete") => {
                     __ClientRequestBuilder::CompleteRequest(
-                        <__CompleteRequestBuilder as ::core::default::Default>::default(),
+                        __CompleteRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("logging/setLevel") => {
+                Some("logging/setLevel") => {
                     __ClientRequestBuilder::SetLevelRequest(
-                        <__SetLevelRequestBuilder as ::core::default::Default>::default(),
+                        __SetLevelRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/get") => {
+                Some("prompts/get") => {
                     __ClientRequestBuilder::GetPromptRequest(
-                        <__GetPromptRequestBuilder as ::core::default::Default>::default(),
+                        __GetPromptRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/list") => {
+                Some("prompts/list") => {
                     __ClientRequestBuilder::ListPromptsRequest(
-                        <__ListPromptsRequestBuilder as ::core::default::Default>::default(),
+                        __ListPromptsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/list") => {
+                Some("resources/list") => {
                     __ClientRequestBuilder::ListResourcesRequest(
-                        <__ListResourcesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourcesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/templates/list") => {
+                Some("resources/templates/list") => {
                     __ClientRequestBuilder::ListResourceTemplatesRequest(
-                        <__ListResourceTemplatesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourceTemplatesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/read") => {
+                Some("resources/read") => {
                     __ClientRequestBuilder::ReadResourceRequest(
-                        <__ReadResourceRequestBuilder as ::core::default::Default>::default(),
+                        __ReadResourceRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/subscribe") => {
+                Some("resources/subscribe") => {
                     __ClientRequestBuilder::SubscribeRequest(
-                        <__SubscribeRequestBuilder as ::core::default::Default>::default(),
+                        __SubscribeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/unsubscribe") => {
+                Some("resources/unsubscribe") => {
                     __ClientRequestBuilder::UnsubscribeRequest(
-                        <__UnsubscribeRequestBuilder as ::core::default::Default>::default(),
+                        __UnsubscribeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/call") => {
+                Some("tools/call") => {
                     __ClientRequestBuilder::CallToolRequest(
-                        <__CallToolRequestBuilder as ::core::default::Default>::default(),
+                        __CallToolRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/list") => {
+                Some("tools/list") => {
                     __ClientRequestBuilder::ListToolsRequest(
-                        <__ListToolsRequestBuilder as ::core::default::Default>::default(),
+                        __ListToolsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ClientRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ClientRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ClientRequest>(d)
@@ -12660,19 +12394,17 @@ pub enum ClientNotification {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ClientNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CancelledNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ProgressNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializedNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::RootsListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::InitializedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::RootsListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -12688,7 +12420,7 @@ impl __rt::SchemaType for ClientNotification {
     }
 }
 impl __p::Shape for ClientNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -12699,7 +12431,7 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -12734,10 +12466,10 @@ impl __p::Builder for __ClientNotificationBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientNotification, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CancelledNotification(b) => {
                     ClientNotification::CancelledNotification(__p::Builder::finish(b)?)
@@ -12762,41 +12494,37 @@ impl __p::Tagged for ClientNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientNotification object, chosen by `method`";
     type Builder = __ClientNotificationBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ClientNotificationBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ClientNotificationBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("notifications/cancelled") => {
+                Some("notifications/cancelled") => {
                     __ClientNotificationBuilder::CancelledNotification(
-                        <__CancelledNotificationBuilder as ::core::default::Default>::default(),
+                        __CancelledNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/progress") => {
+                Some("notifications/progress") => {
                     __ClientNotificationBuilder::ProgressNotification(
-                        <__ProgressNotificationBuilder as ::core::default::Default>::default(),
+                        __ProgressNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/initialized") => {
+                Some("notifications/initialized") => {
                     __ClientNotificationBuilder::InitializedNotification(
-                        <__InitializedNotificationBuilder as ::core::default::Default>::default(),
+                        __InitializedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/roots/list_changed") => {
+                Some("notifications/roots/list_changed") => {
                     __ClientNotificationBuilder::RootsListChangedNotification(
-                        <__RootsListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __RootsListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ClientNotificationBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ClientNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ClientNotification>(d)
@@ -12816,16 +12544,16 @@ pub enum ClientResult {
     /// [`ElicitResult`]
     ElicitResult(ElicitResult),
 }
-impl __p::serde::Serialize for ClientResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmptyResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CreateMessageResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ElicitResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsResult(v) => serde::Serialize::serialize(v, s),
+            Self::ElicitResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -12840,7 +12568,7 @@ impl __rt::SchemaType for ClientResult {
     }
 }
 impl __p::Shape for ClientResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <CreateMessageResult as __p::Shape>::score(v),
@@ -12851,7 +12579,7 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <CreateMessageResult as __p::Shape>::fits(v),
@@ -12863,11 +12591,11 @@ impl __p::Shape for ClientResult {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <EmptyResult as __p::Shape>::score(&v),
             <CreateMessageResult as __p::Shape>::score(&v),
@@ -12875,21 +12603,13 @@ impl<'de> __p::serde::Deserialize<'de> for ClientResult {
             <ElicitResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(ClientResult::EmptyResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(ClientResult::CreateMessageResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(ClientResult::ListRootsResult)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(ClientResult::ElicitResult)
-            }
+            Some(0usize) => __p::from_value(v).map(ClientResult::EmptyResult),
+            Some(1usize) => __p::from_value(v).map(ClientResult::CreateMessageResult),
+            Some(2usize) => __p::from_value(v).map(ClientResult::ListRootsResult),
+            Some(3usize) => __p::from_value(v).map(ClientResult::ElicitResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
                     ),
                 )
@@ -12913,17 +12633,17 @@ pub enum ServerRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ServerRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PingRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CreateMessageRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ElicitRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ElicitRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -12939,7 +12659,7 @@ impl __rt::SchemaType for ServerRequest {
     }
 }
 impl __p::Shape for ServerRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
@@ -12950,7 +12670,7 @@ impl __p::Shape for ServerRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <CreateMessageRequest as __p::Shape>::fits(v),
@@ -12985,10 +12705,8 @@ impl __p::Builder for __ServerRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ServerRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ServerRequest, E> {
+        Ok(
             match self {
                 Self::PingRequest(b) => {
                     ServerRequest::PingRequest(__p::Builder::finish(b)?)
@@ -13011,41 +12729,35 @@ impl __p::Tagged for ServerRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerRequest object, chosen by `method`";
     type Builder = __ServerRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ServerRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ServerRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ping") => {
-                    __ServerRequestBuilder::PingRequest(
-                        <__PingRequestBuilder as ::core::default::Default>::default(),
-                    )
+                Some("ping") => {
+                    __ServerRequestBuilder::PingRequest(__PingRequestBuilder::default())
                 }
-                ::core::option::Option::Some("sampling/createMessage") => {
+                Some("sampling/createMessage") => {
                     __ServerRequestBuilder::CreateMessageRequest(
-                        <__CreateMessageRequestBuilder as ::core::default::Default>::default(),
+                        __CreateMessageRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("roots/list") => {
+                Some("roots/list") => {
                     __ServerRequestBuilder::ListRootsRequest(
-                        <__ListRootsRequestBuilder as ::core::default::Default>::default(),
+                        __ListRootsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("elicitation/create") => {
+                Some("elicitation/create") => {
                     __ServerRequestBuilder::ElicitRequest(
-                        <__ElicitRequestBuilder as ::core::default::Default>::default(),
+                        __ElicitRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ServerRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ServerRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerRequest>(d)
@@ -13073,28 +12785,20 @@ pub enum ServerNotification {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ServerNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CancelledNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ProgressNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::LoggingMessageNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceUpdatedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ResourceListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ToolListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::PromptListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::LoggingMessageNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceUpdatedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ToolListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::PromptListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -13113,7 +12817,7 @@ impl __rt::SchemaType for ServerNotification {
     }
 }
 impl __p::Shape for ServerNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -13127,7 +12831,7 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -13171,10 +12875,10 @@ impl __p::Builder for __ServerNotificationBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerNotification, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CancelledNotification(b) => {
                     ServerNotification::CancelledNotification(__p::Builder::finish(b)?)
@@ -13216,56 +12920,52 @@ impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
     type Builder = __ServerNotificationBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ServerNotificationBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ServerNotificationBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("notifications/cancelled") => {
+                Some("notifications/cancelled") => {
                     __ServerNotificationBuilder::CancelledNotification(
-                        <__CancelledNotificationBuilder as ::core::default::Default>::default(),
+                        __CancelledNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/progress") => {
+                Some("notifications/progress") => {
                     __ServerNotificationBuilder::ProgressNotification(
-                        <__ProgressNotificationBuilder as ::core::default::Default>::default(),
+                        __ProgressNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/message") => {
+                Some("notifications/message") => {
                     __ServerNotificationBuilder::LoggingMessageNotification(
-                        <__LoggingMessageNotificationBuilder as ::core::default::Default>::default(),
+                        __LoggingMessageNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/updated") => {
+                Some("notifications/resources/updated") => {
                     __ServerNotificationBuilder::ResourceUpdatedNotification(
-                        <__ResourceUpdatedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceUpdatedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/list_changed") => {
+                Some("notifications/resources/list_changed") => {
                     __ServerNotificationBuilder::ResourceListChangedNotification(
-                        <__ResourceListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/tools/list_changed") => {
+                Some("notifications/tools/list_changed") => {
                     __ServerNotificationBuilder::ToolListChangedNotification(
-                        <__ToolListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ToolListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/prompts/list_changed") => {
+                Some("notifications/prompts/list_changed") => {
                     __ServerNotificationBuilder::PromptListChangedNotification(
-                        <__PromptListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __PromptListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ServerNotificationBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ServerNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerNotification>(d)
@@ -13297,24 +12997,22 @@ pub enum ServerResult {
     /// [`ListToolsResult`]
     ListToolsResult(ListToolsResult),
 }
-impl __p::serde::Serialize for ServerResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmptyResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializeResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesResult(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ListResourcesResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ReadResourceResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+            Self::InitializeResult(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteResult(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -13335,7 +13033,7 @@ impl __rt::SchemaType for ServerResult {
     }
 }
 impl __p::Shape for ServerResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <InitializeResult as __p::Shape>::score(v),
@@ -13352,7 +13050,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <InitializeResult as __p::Shape>::fits(v),
@@ -13370,11 +13068,11 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <EmptyResult as __p::Shape>::score(&v),
             <InitializeResult as __p::Shape>::score(&v),
@@ -13388,39 +13086,21 @@ impl<'de> __p::serde::Deserialize<'de> for ServerResult {
             <ListToolsResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(ServerResult::EmptyResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(ServerResult::InitializeResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(ServerResult::CompleteResult)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(ServerResult::GetPromptResult)
-            }
-            ::core::option::Option::Some(4usize) => {
-                __p::from_value(v).map(ServerResult::ListPromptsResult)
-            }
-            ::core::option::Option::Some(5usize) => {
+            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
+            Some(1usize) => __p::from_value(v).map(ServerResult::InitializeResult),
+            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
+            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
+            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
+            Some(5usize) => {
                 __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
             }
-            ::core::option::Option::Some(6usize) => {
-                __p::from_value(v).map(ServerResult::ListResourcesResult)
-            }
-            ::core::option::Option::Some(7usize) => {
-                __p::from_value(v).map(ServerResult::ReadResourceResult)
-            }
-            ::core::option::Option::Some(8usize) => {
-                __p::from_value(v).map(ServerResult::CallToolResult)
-            }
-            ::core::option::Option::Some(9usize) => {
-                __p::from_value(v).map(ServerResult::ListToolsResult)
-            }
+            Some(6usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
+            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
+            Some(8usize) => __p::from_value(v).map(ServerResult::CallToolResult),
+            Some(9usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)",
                     ),
                 )
@@ -13788,25 +13468,17 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    >,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<
-        T: __p::serde::Serialize + __p::serde::de::DeserializeOwned + __rt::SchemaType,
-    >(
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
         json: &str,
-    ) -> ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    > {
-        let t: T = __p::serde_json::from_str(json)?;
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t: T = serde_json::from_str(json)?;
         let name = t.schema_name();
-        ::core::result::Result::Ok((__p::serde_json::to_value(&t)?, name))
+        Ok((serde_json::to_value(&t)?, name))
     }
-    ::core::option::Option::Some(
+    Some(
         match type_name {
             "JSONRPCMessage" => go::<JSONRPCMessage>(json),
             "ProgressToken" => go::<ProgressToken>(json),
@@ -13950,7 +13622,7 @@ pub fn roundtrip_json(
             "ServerRequest" => go::<ServerRequest>(json),
             "ServerNotification" => go::<ServerNotification>(json),
             "ServerResult" => go::<ServerResult>(json),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }

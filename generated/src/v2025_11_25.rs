@@ -4,6 +4,7 @@
 //!
 //! Generated from `mcp-spec/schema/2025-11-25/schema.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -17,15 +18,15 @@ pub enum JSONRPCMessage {
     /// [`JSONRPCResponse`]
     JSONRPCResponse(JSONRPCResponse),
 }
-impl __p::serde::Serialize for JSONRPCMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::JSONRPCRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCResponse(v) => __p::serde::Serialize::serialize(v, s),
+            Self::JSONRPCRequest(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCNotification(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCResponse(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -39,7 +40,7 @@ impl __rt::SchemaType for JSONRPCMessage {
     }
 }
 impl __p::Shape for JSONRPCMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -49,7 +50,7 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -60,29 +61,23 @@ impl __p::Shape for JSONRPCMessage {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <JSONRPCRequest as __p::Shape>::score(&v),
             <JSONRPCNotification as __p::Shape>::score(&v),
             <JSONRPCResponse as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse)
-            }
+            Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
+            Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
+            Some(2usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
                     ),
                 )
@@ -100,18 +95,18 @@ pub const JSONRPC_VERSION: &str = "2.0";
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressToken {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for ProgressToken {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressToken {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -124,82 +119,76 @@ impl __rt::SchemaType for ProgressToken {
     }
 }
 impl __p::Shape for ProgressToken {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressToken {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = ProgressToken;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("ProgressToken (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -208,21 +197,21 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
     }
 }
 /// An opaque token used to represent a cursor for pagination.
-pub type Cursor = ::std::string::String;
+pub type Cursor = String;
 /// Common params for any task-augmented request.
 ///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskAugmentedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    pub task: ::core::option::Option<TaskMetadata>,
+    pub task: Option<TaskMetadata>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -230,8 +219,8 @@ pub struct TaskAugmentedRequestParams {
 /// Reads and writes `TaskAugmentedRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TaskAugmentedRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    task: ::core::option::Option<TaskMetadata>,
+    meta: Option<RequestParamsMeta>,
+    task: Option<TaskMetadata>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TaskAugmentedRequestParamsBuilder {
@@ -247,18 +236,18 @@ impl __p::Builder for __TaskAugmentedRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TaskAugmentedRequestParams, E> {
-        ::core::result::Result::Ok(TaskAugmentedRequestParams {
+        Ok(TaskAugmentedRequestParams {
             meta: self.meta,
             task: self.task,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TaskAugmentedRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -267,17 +256,17 @@ impl<'de> __p::serde::Deserialize<'de> for TaskAugmentedRequestParams {
         >(d, "TaskAugmentedRequestParams")
     }
 }
-impl __p::serde::Serialize for TaskAugmentedRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TaskAugmentedRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.task {
+        if let Some(v) = &self.task {
             m.serialize_entry("task", v)?;
         }
         for (k, v) in &self.extra {
@@ -292,7 +281,7 @@ impl __rt::SchemaType for TaskAugmentedRequestParams {
     }
 }
 impl __p::Shape for TaskAugmentedRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -303,7 +292,7 @@ impl __p::Shape for TaskAugmentedRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -313,7 +302,7 @@ impl __p::Shape for TaskAugmentedRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -321,7 +310,7 @@ pub struct RequestParams {
 /// Reads and writes `RequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
+    meta: Option<RequestParamsMeta>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsBuilder {
@@ -336,30 +325,28 @@ impl __p::Builder for __RequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<RequestParams, E> {
-        ::core::result::Result::Ok(RequestParams {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<RequestParams, E> {
+        Ok(RequestParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
-impl __p::serde::Serialize for RequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -374,7 +361,7 @@ impl __rt::SchemaType for RequestParams {
     }
 }
 impl __p::Shape for RequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -382,7 +369,7 @@ impl __p::Shape for RequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -390,7 +377,7 @@ impl __p::Shape for RequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    pub progress_token: ::core::option::Option<ProgressToken>,
+    pub progress_token: Option<ProgressToken>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -398,7 +385,7 @@ pub struct RequestParamsMeta {
 /// Reads and writes `RequestParamsMeta` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsMetaBuilder {
-    progress_token: ::core::option::Option<ProgressToken>,
+    progress_token: Option<ProgressToken>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsMetaBuilder {
@@ -415,30 +402,30 @@ impl __p::Builder for __RequestParamsMetaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RequestParamsMeta, E> {
-        ::core::result::Result::Ok(RequestParamsMeta {
+        Ok(RequestParamsMeta {
             progress_token: self.progress_token,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestParamsMeta {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
     }
 }
-impl __p::serde::Serialize for RequestParamsMeta {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestParamsMeta {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.progress_token {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.progress_token {
             m.serialize_entry("progressToken", v)?;
         }
         for (k, v) in &self.extra {
@@ -453,7 +440,7 @@ impl __rt::SchemaType for RequestParamsMeta {
     }
 }
 impl __p::Shape for RequestParamsMeta {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -461,15 +448,15 @@ impl __p::Shape for RequestParamsMeta {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub method: String,
+    pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -477,8 +464,8 @@ pub struct Request {
 /// Reads and writes `Request` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<__rt::JsonObject>,
+    method: Option<String>,
+    params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestBuilder {
@@ -494,30 +481,30 @@ impl __p::Builder for __RequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Request, E> {
-        ::core::result::Result::Ok(Request {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Request, E> {
+        Ok(Request {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Request {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
-impl __p::serde::Serialize for Request {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Request {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -532,18 +519,18 @@ impl __rt::SchemaType for Request {
     }
 }
 impl __p::Shape for Request {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -551,7 +538,7 @@ impl __p::Shape for Request {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -559,7 +546,7 @@ pub struct NotificationParams {
 /// Reads and writes `NotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationParamsBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationParamsBuilder {
@@ -574,17 +561,17 @@ impl __p::Builder for __NotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<NotificationParams, E> {
-        ::core::result::Result::Ok(NotificationParams {
+        Ok(NotificationParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -593,14 +580,14 @@ impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
         >(d, "NotificationParams")
     }
 }
-impl __p::serde::Serialize for NotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -615,7 +602,7 @@ impl __rt::SchemaType for NotificationParams {
     }
 }
 impl __p::Shape for NotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -623,15 +610,15 @@ impl __p::Shape for NotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub method: String,
+    pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -639,8 +626,8 @@ pub struct Notification {
 /// Reads and writes `Notification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<__rt::JsonObject>,
+    method: Option<String>,
+    params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationBuilder {
@@ -656,32 +643,30 @@ impl __p::Builder for __NotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Notification, E> {
-        ::core::result::Result::Ok(Notification {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Notification, E> {
+        Ok(Notification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
-impl __p::serde::Serialize for Notification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Notification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -696,25 +681,25 @@ impl __rt::SchemaType for Notification {
     }
 }
 impl __p::Shape for Notification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -722,7 +707,7 @@ pub struct Result {
 /// Reads and writes `Result` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultBuilder {
@@ -737,28 +722,28 @@ impl __p::Builder for __ResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Result, E> {
-        ::core::result::Result::Ok(Result {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
+        Ok(Result {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Result {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Result {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
-impl __p::serde::Serialize for Result {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Result {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -773,7 +758,7 @@ impl __rt::SchemaType for Result {
     }
 }
 impl __p::Shape for Result {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -781,7 +766,7 @@ impl __p::Shape for Result {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -790,9 +775,9 @@ pub struct Error {
     /// The error type that occurred.
     pub code: i64,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -800,9 +785,9 @@ pub struct Error {
 /// Reads and writes `Error` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ErrorBuilder {
-    code: ::core::option::Option<i64>,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    code: Option<i64>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ErrorBuilder {
@@ -819,8 +804,8 @@ impl __p::Builder for __ErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Error, E> {
-        ::core::result::Result::Ok(Error {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Error, E> {
+        Ok(Error {
             code: __p::need(self.code, "code")?,
             message: __p::need(self.message, "message")?,
             data: self.data,
@@ -828,23 +813,23 @@ impl __p::Builder for __ErrorBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Error {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Error {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
-impl __p::serde::Serialize for Error {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Error {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &self.code)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -859,19 +844,19 @@ impl __rt::SchemaType for Error {
     }
 }
 impl __p::Shape for Error {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
                 ("code", <i64 as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
@@ -881,18 +866,18 @@ impl __p::Shape for Error {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestId {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for RequestId {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestId {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -905,82 +890,76 @@ impl __rt::SchemaType for RequestId {
     }
 }
 impl __p::Shape for RequestId {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = RequestId;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("RequestId (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -993,8 +972,8 @@ impl<'de> __p::serde::Deserialize<'de> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub method: String,
+    pub params: Option<__rt::JsonObject>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1003,10 +982,10 @@ pub struct JSONRPCRequest {
 /// Reads and writes `JSONRPCRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<__rt::JsonObject>,
+    method: Option<String>,
+    params: Option<__rt::JsonObject>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCRequestBuilder {
@@ -1031,11 +1010,9 @@ impl __p::Builder for __JSONRPCRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCRequest, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCRequest {
+        Ok(JSONRPCRequest {
             method: __p::need(self.method, "method")?,
             params: self.params,
             id: __p::need(self.id, "id")?,
@@ -1043,22 +1020,22 @@ impl __p::Builder for __JSONRPCRequestBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
-impl __p::serde::Serialize for JSONRPCRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -1075,19 +1052,19 @@ impl __rt::SchemaType for JSONRPCRequest {
     }
 }
 impl __p::Shape for JSONRPCRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -1100,8 +1077,8 @@ impl __p::Shape for JSONRPCRequest {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub method: String,
+    pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1109,8 +1086,8 @@ pub struct JSONRPCNotification {
 /// Reads and writes `JSONRPCNotification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCNotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<__rt::JsonObject>,
+    method: Option<String>,
+    params: Option<__rt::JsonObject>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -1135,19 +1112,19 @@ impl __p::Builder for __JSONRPCNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCNotification, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCNotification {
+        Ok(JSONRPCNotification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1156,15 +1133,15 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
         >(d, "JSONRPCNotification")
     }
 }
-impl __p::serde::Serialize for JSONRPCNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -1180,18 +1157,18 @@ impl __rt::SchemaType for JSONRPCNotification {
     }
 }
 impl __p::Shape for JSONRPCNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -1214,8 +1191,8 @@ pub struct JSONRPCResultResponse {
 #[derive(Default)]
 pub struct __JSONRPCResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<Result>,
+    id: Option<RequestId>,
+    result: Option<Result>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCResultResponseBuilder {
@@ -1239,19 +1216,19 @@ impl __p::Builder for __JSONRPCResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCResultResponse {
+        Ok(JSONRPCResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1260,13 +1237,13 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCResultResponse {
         >(d, "JSONRPCResultResponse")
     }
 }
-impl __p::serde::Serialize for JSONRPCResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -1282,7 +1259,7 @@ impl __rt::SchemaType for JSONRPCResultResponse {
     }
 }
 impl __p::Shape for JSONRPCResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1293,7 +1270,7 @@ impl __p::Shape for JSONRPCResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1306,7 +1283,7 @@ impl __p::Shape for JSONRPCResultResponse {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCErrorResponse {
-    pub id: ::core::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: Error,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1316,8 +1293,8 @@ pub struct JSONRPCErrorResponse {
 #[derive(Default)]
 pub struct __JSONRPCErrorResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    error: ::core::option::Option<Error>,
+    id: Option<RequestId>,
+    error: Option<Error>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCErrorResponseBuilder {
@@ -1341,19 +1318,19 @@ impl __p::Builder for __JSONRPCErrorResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCErrorResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCErrorResponse {
+        Ok(JSONRPCErrorResponse {
             id: self.id,
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCErrorResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1362,15 +1339,15 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCErrorResponse {
         >(d, "JSONRPCErrorResponse")
     }
 }
-impl __p::serde::Serialize for JSONRPCErrorResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCErrorResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
-        if let ::core::option::Option::Some(v) = &self.id {
+        if let Some(v) = &self.id {
             m.serialize_entry("id", v)?;
         }
         m.serialize_entry("error", &self.error)?;
@@ -1386,7 +1363,7 @@ impl __rt::SchemaType for JSONRPCErrorResponse {
     }
 }
 impl __p::Shape for JSONRPCErrorResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
@@ -1397,7 +1374,7 @@ impl __p::Shape for JSONRPCErrorResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "error"],
@@ -1415,14 +1392,14 @@ pub enum JSONRPCResponse {
     /// [`JSONRPCErrorResponse`]
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl __p::serde::Serialize for JSONRPCResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::JSONRPCResultResponse(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCErrorResponse(v) => __p::serde::Serialize::serialize(v, s),
+            Self::JSONRPCResultResponse(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCErrorResponse(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -1435,7 +1412,7 @@ impl __rt::SchemaType for JSONRPCResponse {
     }
 }
 impl __p::Shape for JSONRPCResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCResultResponse as __p::Shape>::score(v),
             <JSONRPCErrorResponse as __p::Shape>::score(v),
@@ -1444,7 +1421,7 @@ impl __p::Shape for JSONRPCResponse {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCResultResponse as __p::Shape>::fits(v),
             <JSONRPCErrorResponse as __p::Shape>::fits(v),
@@ -1454,25 +1431,23 @@ impl __p::Shape for JSONRPCResponse {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <JSONRPCResultResponse as __p::Shape>::score(&v),
             <JSONRPCErrorResponse as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(JSONRPCResponse::JSONRPCResultResponse)
             }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(JSONRPCResponse::JSONRPCErrorResponse)
-            }
+            Some(1usize) => __p::from_value(v).map(JSONRPCResponse::JSONRPCErrorResponse),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCResponse matches this value; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)",
                     ),
                 )
@@ -1494,7 +1469,7 @@ pub const URL_ELICITATION_REQUIRED: i64 = -32042i64;
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct URLElicitationRequiredError {
-    pub id: ::core::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: URLElicitationRequiredErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1504,8 +1479,8 @@ pub struct URLElicitationRequiredError {
 #[derive(Default)]
 pub struct __URLElicitationRequiredErrorBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    error: ::core::option::Option<URLElicitationRequiredErrorError>,
+    id: Option<RequestId>,
+    error: Option<URLElicitationRequiredErrorError>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __URLElicitationRequiredErrorBuilder {
@@ -1529,19 +1504,19 @@ impl __p::Builder for __URLElicitationRequiredErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<URLElicitationRequiredError, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(URLElicitationRequiredError {
+        Ok(URLElicitationRequiredError {
             id: self.id,
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for URLElicitationRequiredError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for URLElicitationRequiredError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1550,15 +1525,15 @@ impl<'de> __p::serde::Deserialize<'de> for URLElicitationRequiredError {
         >(d, "URLElicitationRequiredError")
     }
 }
-impl __p::serde::Serialize for URLElicitationRequiredError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for URLElicitationRequiredError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
-        if let ::core::option::Option::Some(v) = &self.id {
+        if let Some(v) = &self.id {
             m.serialize_entry("id", v)?;
         }
         m.serialize_entry("error", &self.error)?;
@@ -1574,7 +1549,7 @@ impl __rt::SchemaType for URLElicitationRequiredError {
     }
 }
 impl __p::Shape for URLElicitationRequiredError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
@@ -1588,7 +1563,7 @@ impl __p::Shape for URLElicitationRequiredError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "error"],
@@ -1599,7 +1574,7 @@ impl __p::Shape for URLElicitationRequiredError {
 /// The inline type of [`URLElicitationRequiredError`]`.error.data`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct URLElicitationRequiredErrorErrorData {
-    pub elicitations: ::std::vec::Vec<ElicitRequestURLParams>,
+    pub elicitations: Vec<ElicitRequestURLParams>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -1607,7 +1582,7 @@ pub struct URLElicitationRequiredErrorErrorData {
 /// Reads and writes `URLElicitationRequiredErrorErrorData` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __URLElicitationRequiredErrorErrorDataBuilder {
-    elicitations: ::core::option::Option<::std::vec::Vec<ElicitRequestURLParams>>,
+    elicitations: Option<Vec<ElicitRequestURLParams>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __URLElicitationRequiredErrorErrorDataBuilder {
@@ -1622,17 +1597,17 @@ impl __p::Builder for __URLElicitationRequiredErrorErrorDataBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<URLElicitationRequiredErrorErrorData, E> {
-        ::core::result::Result::Ok(URLElicitationRequiredErrorErrorData {
+        Ok(URLElicitationRequiredErrorErrorData {
             elicitations: __p::need(self.elicitations, "elicitations")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1641,13 +1616,13 @@ impl<'de> __p::serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData 
         >(d, "URLElicitationRequiredErrorErrorData")
     }
 }
-impl __p::serde::Serialize for URLElicitationRequiredErrorErrorData {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for URLElicitationRequiredErrorErrorData {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("elicitations", &self.elicitations)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -1661,21 +1636,20 @@ impl __rt::SchemaType for URLElicitationRequiredErrorErrorData {
     }
 }
 impl __p::Shape for URLElicitationRequiredErrorErrorData {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["elicitations"],
             &[
                 (
                     "elicitations",
-                    <::std::vec::Vec<ElicitRequestURLParams> as __p::Shape>::fits
-                        as __p::Fit,
+                    <Vec<ElicitRequestURLParams> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["elicitations"], &[])
     }
 }
@@ -1685,7 +1659,7 @@ impl __p::Shape for URLElicitationRequiredErrorErrorData {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct URLElicitationRequiredErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     pub data: URLElicitationRequiredErrorErrorData,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1695,8 +1669,8 @@ pub struct URLElicitationRequiredErrorError {
 #[derive(Default)]
 pub struct __URLElicitationRequiredErrorErrorBuilder {
     __lit_code: bool,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<URLElicitationRequiredErrorErrorData>,
+    message: Option<String>,
+    data: Option<URLElicitationRequiredErrorErrorData>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __URLElicitationRequiredErrorErrorBuilder {
@@ -1715,19 +1689,19 @@ impl __p::Builder for __URLElicitationRequiredErrorErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<URLElicitationRequiredErrorError, E> {
         __p::need_literal::<E>(self.__lit_code, "code")?;
-        ::core::result::Result::Ok(URLElicitationRequiredErrorError {
+        Ok(URLElicitationRequiredErrorError {
             message: __p::need(self.message, "message")?,
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for URLElicitationRequiredErrorError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1736,13 +1710,13 @@ impl<'de> __p::serde::Deserialize<'de> for URLElicitationRequiredErrorError {
         >(d, "URLElicitationRequiredErrorError")
     }
 }
-impl __p::serde::Serialize for URLElicitationRequiredErrorError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for URLElicitationRequiredErrorError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &-32042i64)?;
         m.serialize_entry("message", &self.message)?;
         m.serialize_entry("data", &self.data)?;
@@ -1758,12 +1732,12 @@ impl __rt::SchemaType for URLElicitationRequiredErrorError {
     }
 }
 impl __p::Shape for URLElicitationRequiredErrorError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message", "data"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "data",
                     <URLElicitationRequiredErrorErrorData as __p::Shape>::fits
@@ -1773,7 +1747,7 @@ impl __p::Shape for URLElicitationRequiredErrorError {
             &[("code", true, __p::Lit::Int(-32042i64))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message", "data"],
@@ -1787,15 +1761,15 @@ pub type EmptyResult = Result;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CancelledNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
     /// This MUST be provided for cancelling non-task requests.
     /// This MUST NOT be used for cancelling tasks (use the `tasks/cancel` request instead).
-    pub request_id: ::core::option::Option<RequestId>,
+    pub request_id: Option<RequestId>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    pub reason: ::core::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1803,9 +1777,9 @@ pub struct CancelledNotificationParams {
 /// Reads and writes `CancelledNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CancelledNotificationParamsBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    request_id: ::core::option::Option<RequestId>,
-    reason: ::core::option::Option<::std::string::String>,
+    meta: Option<__rt::JsonObject>,
+    request_id: Option<RequestId>,
+    reason: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelledNotificationParamsBuilder {
@@ -1822,10 +1796,10 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotificationParams, E> {
-        ::core::result::Result::Ok(CancelledNotificationParams {
+        Ok(CancelledNotificationParams {
             meta: self.meta,
             request_id: self.request_id,
             reason: self.reason,
@@ -1833,8 +1807,8 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1843,20 +1817,20 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
         >(d, "CancelledNotificationParams")
     }
 }
-impl __p::serde::Serialize for CancelledNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.request_id {
+        if let Some(v) = &self.request_id {
             m.serialize_entry("requestId", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.reason {
+        if let Some(v) = &self.reason {
             m.serialize_entry("reason", v)?;
         }
         for (k, v) in &self.extra {
@@ -1871,19 +1845,19 @@ impl __rt::SchemaType for CancelledNotificationParams {
     }
 }
 impl __p::Shape for CancelledNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
-                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("reason", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -1909,7 +1883,7 @@ pub struct CancelledNotification {
 #[derive(Default)]
 pub struct __CancelledNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CancelledNotificationParams>,
+    params: Option<CancelledNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -1941,19 +1915,19 @@ impl __p::Builder for __CancelledNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CancelledNotification {
+        Ok(CancelledNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1962,13 +1936,13 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
         >(d, "CancelledNotification")
     }
 }
-impl __p::serde::Serialize for CancelledNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/cancelled")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -1984,7 +1958,7 @@ impl __rt::SchemaType for CancelledNotification {
     }
 }
 impl __p::Shape for CancelledNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -1995,7 +1969,7 @@ impl __p::Shape for CancelledNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -2010,9 +1984,9 @@ impl __p::Shape for CancelledNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ClientCapabilities,
     pub client_info: Implementation,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -2022,10 +1996,10 @@ pub struct InitializeRequestParams {
 /// Reads and writes `InitializeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InitializeRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    protocol_version: ::core::option::Option<::std::string::String>,
-    capabilities: ::core::option::Option<ClientCapabilities>,
-    client_info: ::core::option::Option<Implementation>,
+    meta: Option<RequestParamsMeta>,
+    protocol_version: Option<String>,
+    capabilities: Option<ClientCapabilities>,
+    client_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeRequestParamsBuilder {
@@ -2045,10 +2019,10 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializeRequestParams, E> {
-        ::core::result::Result::Ok(InitializeRequestParams {
+        Ok(InitializeRequestParams {
             meta: self.meta,
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             capabilities: __p::need(self.capabilities, "capabilities")?,
@@ -2057,8 +2031,8 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2067,14 +2041,14 @@ impl<'de> __p::serde::Deserialize<'de> for InitializeRequestParams {
         >(d, "InitializeRequestParams")
     }
 }
-impl __p::serde::Serialize for InitializeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
@@ -2092,23 +2066,20 @@ impl __rt::SchemaType for InitializeRequestParams {
     }
 }
 impl __p::Shape for InitializeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
                 ("capabilities", <ClientCapabilities as __p::Shape>::fits as __p::Fit),
                 ("clientInfo", <Implementation as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
@@ -2127,9 +2098,9 @@ pub struct InitializeRequest {
 #[derive(Default)]
 pub struct __InitializeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<InitializeRequestParams>,
+    params: Option<InitializeRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeRequestBuilder {
@@ -2161,32 +2132,32 @@ impl __p::Builder for __InitializeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(InitializeRequest {
+        Ok(InitializeRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
     }
 }
-impl __p::serde::Serialize for InitializeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "initialize")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -2203,7 +2174,7 @@ impl __rt::SchemaType for InitializeRequest {
     }
 }
 impl __p::Shape for InitializeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -2217,7 +2188,7 @@ impl __p::Shape for InitializeRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -2232,15 +2203,15 @@ impl __p::Shape for InitializeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    pub protocol_version: ::std::string::String,
+    pub protocol_version: String,
     pub capabilities: ServerCapabilities,
     pub server_info: Implementation,
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    pub instructions: ::core::option::Option<::std::string::String>,
+    pub instructions: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -2248,11 +2219,11 @@ pub struct InitializeResult {
 /// Reads and writes `InitializeResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InitializeResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    protocol_version: ::core::option::Option<::std::string::String>,
-    capabilities: ::core::option::Option<ServerCapabilities>,
-    server_info: ::core::option::Option<Implementation>,
-    instructions: ::core::option::Option<::std::string::String>,
+    meta: Option<__rt::JsonObject>,
+    protocol_version: Option<String>,
+    capabilities: Option<ServerCapabilities>,
+    server_info: Option<Implementation>,
+    instructions: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InitializeResultBuilder {
@@ -2275,10 +2246,8 @@ impl __p::Builder for __InitializeResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<InitializeResult, E> {
-        ::core::result::Result::Ok(InitializeResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InitializeResult, E> {
+        Ok(InitializeResult {
             meta: self.meta,
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             capabilities: __p::need(self.capabilities, "capabilities")?,
@@ -2288,27 +2257,27 @@ impl __p::Builder for __InitializeResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializeResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializeResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
     }
 }
-impl __p::serde::Serialize for InitializeResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializeResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("protocolVersion", &self.protocol_version)?;
         m.serialize_entry("capabilities", &self.capabilities)?;
         m.serialize_entry("serverInfo", &self.server_info)?;
-        if let ::core::option::Option::Some(v) = &self.instructions {
+        if let Some(v) = &self.instructions {
             m.serialize_entry("instructions", v)?;
         }
         for (k, v) in &self.extra {
@@ -2323,24 +2292,21 @@ impl __rt::SchemaType for InitializeResult {
     }
 }
 impl __p::Shape for InitializeResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                (
-                    "protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
                 ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
                 ("serverInfo", <Implementation as __p::Shape>::fits as __p::Fit),
-                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("instructions", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
 }
@@ -2349,7 +2315,7 @@ impl __p::Shape for InitializeResult {
 /// Always carries `"method": "notifications/initialized"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2358,7 +2324,7 @@ pub struct InitializedNotification {
 #[derive(Default)]
 pub struct __InitializedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -2390,19 +2356,19 @@ impl __p::Builder for __InitializedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InitializedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(InitializedNotification {
+        Ok(InitializedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InitializedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InitializedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2411,15 +2377,15 @@ impl<'de> __p::serde::Deserialize<'de> for InitializedNotification {
         >(d, "InitializedNotification")
     }
 }
-impl __p::serde::Serialize for InitializedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InitializedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/initialized")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -2435,7 +2401,7 @@ impl __rt::SchemaType for InitializedNotification {
     }
 }
 impl __p::Shape for InitializedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -2446,7 +2412,7 @@ impl __p::Shape for InitializedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -2461,17 +2427,15 @@ impl __p::Shape for InitializedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// Present if the client supports listing roots.
-    pub roots: ::core::option::Option<ClientCapabilitiesRoots>,
+    pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    pub sampling: ::core::option::Option<ClientCapabilitiesSampling>,
+    pub sampling: Option<ClientCapabilitiesSampling>,
     /// Present if the client supports elicitation from the server.
-    pub elicitation: ::core::option::Option<ClientCapabilitiesElicitation>,
+    pub elicitation: Option<ClientCapabilitiesElicitation>,
     /// Present if the client supports task-augmented requests.
-    pub tasks: ::core::option::Option<ClientCapabilitiesTasks>,
+    pub tasks: Option<ClientCapabilitiesTasks>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2479,13 +2443,11 @@ pub struct ClientCapabilities {
 /// Reads and writes `ClientCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    roots: ::core::option::Option<ClientCapabilitiesRoots>,
-    sampling: ::core::option::Option<ClientCapabilitiesSampling>,
-    elicitation: ::core::option::Option<ClientCapabilitiesElicitation>,
-    tasks: ::core::option::Option<ClientCapabilitiesTasks>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    roots: Option<ClientCapabilitiesRoots>,
+    sampling: Option<ClientCapabilitiesSampling>,
+    elicitation: Option<ClientCapabilitiesElicitation>,
+    tasks: Option<ClientCapabilitiesTasks>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesBuilder {
@@ -2508,10 +2470,10 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilities, E> {
-        ::core::result::Result::Ok(ClientCapabilities {
+        Ok(ClientCapabilities {
             experimental: self.experimental,
             roots: self.roots,
             sampling: self.sampling,
@@ -2521,8 +2483,8 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2531,26 +2493,26 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
         >(d, "ClientCapabilities")
     }
 }
-impl __p::serde::Serialize for ClientCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.roots {
+        if let Some(v) = &self.roots {
             m.serialize_entry("roots", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.sampling {
+        if let Some(v) = &self.sampling {
             m.serialize_entry("sampling", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.elicitation {
+        if let Some(v) = &self.elicitation {
             m.serialize_entry("elicitation", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tasks {
+        if let Some(v) = &self.tasks {
             m.serialize_entry("tasks", v)?;
         }
         for (k, v) in &self.extra {
@@ -2565,17 +2527,14 @@ impl __rt::SchemaType for ClientCapabilities {
     }
 }
 impl __p::Shape for ClientCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("roots", <ClientCapabilitiesRoots as __p::Shape>::fits as __p::Fit),
                 (
@@ -2591,7 +2550,7 @@ impl __p::Shape for ClientCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2599,7 +2558,7 @@ impl __p::Shape for ClientCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2607,7 +2566,7 @@ pub struct ClientCapabilitiesRoots {
 /// Reads and writes `ClientCapabilitiesRoots` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesRootsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesRootsBuilder {
@@ -2624,17 +2583,17 @@ impl __p::Builder for __ClientCapabilitiesRootsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesRoots, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesRoots {
+        Ok(ClientCapabilitiesRoots {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2643,14 +2602,14 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesRoots {
         >(d, "ClientCapabilitiesRoots")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesRoots {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesRoots {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -2665,7 +2624,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
     }
 }
 impl __p::Shape for ClientCapabilitiesRoots {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2673,7 +2632,7 @@ impl __p::Shape for ClientCapabilitiesRoots {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2682,9 +2641,9 @@ impl __p::Shape for ClientCapabilitiesRoots {
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via includeContext parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    pub context: ::core::option::Option<__rt::JsonObject>,
+    pub context: Option<__rt::JsonObject>,
     /// Whether the client supports tool use via tools and toolChoice parameters.
-    pub tools: ::core::option::Option<__rt::JsonObject>,
+    pub tools: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2692,8 +2651,8 @@ pub struct ClientCapabilitiesSampling {
 /// Reads and writes `ClientCapabilitiesSampling` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesSamplingBuilder {
-    context: ::core::option::Option<__rt::JsonObject>,
-    tools: ::core::option::Option<__rt::JsonObject>,
+    context: Option<__rt::JsonObject>,
+    tools: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesSamplingBuilder {
@@ -2709,18 +2668,18 @@ impl __p::Builder for __ClientCapabilitiesSamplingBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesSampling, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesSampling {
+        Ok(ClientCapabilitiesSampling {
             context: self.context,
             tools: self.tools,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesSampling {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2729,17 +2688,17 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesSampling {
         >(d, "ClientCapabilitiesSampling")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesSampling {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesSampling {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.context {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.context {
             m.serialize_entry("context", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
         for (k, v) in &self.extra {
@@ -2754,7 +2713,7 @@ impl __rt::SchemaType for ClientCapabilitiesSampling {
     }
 }
 impl __p::Shape for ClientCapabilitiesSampling {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2765,15 +2724,15 @@ impl __p::Shape for ClientCapabilitiesSampling {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.elicitation`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesElicitation {
-    pub form: ::core::option::Option<__rt::JsonObject>,
-    pub url: ::core::option::Option<__rt::JsonObject>,
+    pub form: Option<__rt::JsonObject>,
+    pub url: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2781,8 +2740,8 @@ pub struct ClientCapabilitiesElicitation {
 /// Reads and writes `ClientCapabilitiesElicitation` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesElicitationBuilder {
-    form: ::core::option::Option<__rt::JsonObject>,
-    url: ::core::option::Option<__rt::JsonObject>,
+    form: Option<__rt::JsonObject>,
+    url: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesElicitationBuilder {
@@ -2798,18 +2757,18 @@ impl __p::Builder for __ClientCapabilitiesElicitationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesElicitation, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesElicitation {
+        Ok(ClientCapabilitiesElicitation {
             form: self.form,
             url: self.url,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2818,17 +2777,17 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
         >(d, "ClientCapabilitiesElicitation")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesElicitation {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesElicitation {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.form {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.form {
             m.serialize_entry("form", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.url {
+        if let Some(v) = &self.url {
             m.serialize_entry("url", v)?;
         }
         for (k, v) in &self.extra {
@@ -2843,7 +2802,7 @@ impl __rt::SchemaType for ClientCapabilitiesElicitation {
     }
 }
 impl __p::Shape for ClientCapabilitiesElicitation {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2854,7 +2813,7 @@ impl __p::Shape for ClientCapabilitiesElicitation {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2862,7 +2821,7 @@ impl __p::Shape for ClientCapabilitiesElicitation {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Whether the client supports task-augmented sampling/createMessage requests.
-    pub create_message: ::core::option::Option<__rt::JsonObject>,
+    pub create_message: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2870,7 +2829,7 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
 /// Reads and writes `ClientCapabilitiesTasksRequestsSampling` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesTasksRequestsSamplingBuilder {
-    create_message: ::core::option::Option<__rt::JsonObject>,
+    create_message: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesTasksRequestsSamplingBuilder {
@@ -2887,17 +2846,17 @@ impl __p::Builder for __ClientCapabilitiesTasksRequestsSamplingBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesTasksRequestsSampling, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesTasksRequestsSampling {
+        Ok(ClientCapabilitiesTasksRequestsSampling {
             create_message: self.create_message,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2906,14 +2865,14 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampli
         >(d, "ClientCapabilitiesTasksRequestsSampling")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesTasksRequestsSampling {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesTasksRequestsSampling {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.create_message {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.create_message {
             m.serialize_entry("createMessage", v)?;
         }
         for (k, v) in &self.extra {
@@ -2928,7 +2887,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequestsSampling {
     }
 }
 impl __p::Shape for ClientCapabilitiesTasksRequestsSampling {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2936,7 +2895,7 @@ impl __p::Shape for ClientCapabilitiesTasksRequestsSampling {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -2944,7 +2903,7 @@ impl __p::Shape for ClientCapabilitiesTasksRequestsSampling {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
-    pub create: ::core::option::Option<__rt::JsonObject>,
+    pub create: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2952,7 +2911,7 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
 /// Reads and writes `ClientCapabilitiesTasksRequestsElicitation` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesTasksRequestsElicitationBuilder {
-    create: ::core::option::Option<__rt::JsonObject>,
+    create: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesTasksRequestsElicitationBuilder {
@@ -2967,17 +2926,17 @@ impl __p::Builder for __ClientCapabilitiesTasksRequestsElicitationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesTasksRequestsElicitation, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesTasksRequestsElicitation {
+        Ok(ClientCapabilitiesTasksRequestsElicitation {
             create: self.create,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2986,14 +2945,14 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicit
         >(d, "ClientCapabilitiesTasksRequestsElicitation")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesTasksRequestsElicitation {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesTasksRequestsElicitation {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.create {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.create {
             m.serialize_entry("create", v)?;
         }
         for (k, v) in &self.extra {
@@ -3008,7 +2967,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequestsElicitation {
     }
 }
 impl __p::Shape for ClientCapabilitiesTasksRequestsElicitation {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3016,7 +2975,7 @@ impl __p::Shape for ClientCapabilitiesTasksRequestsElicitation {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3024,9 +2983,9 @@ impl __p::Shape for ClientCapabilitiesTasksRequestsElicitation {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasksRequests {
     /// Task support for sampling-related requests.
-    pub sampling: ::core::option::Option<ClientCapabilitiesTasksRequestsSampling>,
+    pub sampling: Option<ClientCapabilitiesTasksRequestsSampling>,
     /// Task support for elicitation-related requests.
-    pub elicitation: ::core::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
+    pub elicitation: Option<ClientCapabilitiesTasksRequestsElicitation>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3034,8 +2993,8 @@ pub struct ClientCapabilitiesTasksRequests {
 /// Reads and writes `ClientCapabilitiesTasksRequests` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesTasksRequestsBuilder {
-    sampling: ::core::option::Option<ClientCapabilitiesTasksRequestsSampling>,
-    elicitation: ::core::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
+    sampling: Option<ClientCapabilitiesTasksRequestsSampling>,
+    elicitation: Option<ClientCapabilitiesTasksRequestsElicitation>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesTasksRequestsBuilder {
@@ -3053,18 +3012,18 @@ impl __p::Builder for __ClientCapabilitiesTasksRequestsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesTasksRequests, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesTasksRequests {
+        Ok(ClientCapabilitiesTasksRequests {
             sampling: self.sampling,
             elicitation: self.elicitation,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3073,17 +3032,17 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
         >(d, "ClientCapabilitiesTasksRequests")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesTasksRequests {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesTasksRequests {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.sampling {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.sampling {
             m.serialize_entry("sampling", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.elicitation {
+        if let Some(v) = &self.elicitation {
             m.serialize_entry("elicitation", v)?;
         }
         for (k, v) in &self.extra {
@@ -3098,7 +3057,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequests {
     }
 }
 impl __p::Shape for ClientCapabilitiesTasksRequests {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3117,7 +3076,7 @@ impl __p::Shape for ClientCapabilitiesTasksRequests {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3125,11 +3084,11 @@ impl __p::Shape for ClientCapabilitiesTasksRequests {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/list.
-    pub list: ::core::option::Option<__rt::JsonObject>,
+    pub list: Option<__rt::JsonObject>,
     /// Whether this client supports tasks/cancel.
-    pub cancel: ::core::option::Option<__rt::JsonObject>,
+    pub cancel: Option<__rt::JsonObject>,
     /// Specifies which request types can be augmented with tasks.
-    pub requests: ::core::option::Option<ClientCapabilitiesTasksRequests>,
+    pub requests: Option<ClientCapabilitiesTasksRequests>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3137,9 +3096,9 @@ pub struct ClientCapabilitiesTasks {
 /// Reads and writes `ClientCapabilitiesTasks` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesTasksBuilder {
-    list: ::core::option::Option<__rt::JsonObject>,
-    cancel: ::core::option::Option<__rt::JsonObject>,
-    requests: ::core::option::Option<ClientCapabilitiesTasksRequests>,
+    list: Option<__rt::JsonObject>,
+    cancel: Option<__rt::JsonObject>,
+    requests: Option<ClientCapabilitiesTasksRequests>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesTasksBuilder {
@@ -3156,10 +3115,10 @@ impl __p::Builder for __ClientCapabilitiesTasksBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesTasks, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesTasks {
+        Ok(ClientCapabilitiesTasks {
             list: self.list,
             cancel: self.cancel,
             requests: self.requests,
@@ -3167,8 +3126,8 @@ impl __p::Builder for __ClientCapabilitiesTasksBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesTasks {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasks {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3177,20 +3136,20 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesTasks {
         >(d, "ClientCapabilitiesTasks")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesTasks {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesTasks {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list {
             m.serialize_entry("list", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.cancel {
+        if let Some(v) = &self.cancel {
             m.serialize_entry("cancel", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.requests {
+        if let Some(v) = &self.requests {
             m.serialize_entry("requests", v)?;
         }
         for (k, v) in &self.extra {
@@ -3205,7 +3164,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasks {
     }
 }
 impl __p::Shape for ClientCapabilitiesTasks {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3220,7 +3179,7 @@ impl __p::Shape for ClientCapabilitiesTasks {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3228,21 +3187,19 @@ impl __p::Shape for ClientCapabilitiesTasks {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
     /// Present if the server supports sending log messages to the client.
-    pub logging: ::core::option::Option<__rt::JsonObject>,
+    pub logging: Option<__rt::JsonObject>,
     /// Present if the server supports argument autocompletion suggestions.
-    pub completions: ::core::option::Option<__rt::JsonObject>,
+    pub completions: Option<__rt::JsonObject>,
     /// Present if the server offers any prompt templates.
-    pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
+    pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    pub resources: ::core::option::Option<ServerCapabilitiesResources>,
+    pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    pub tools: ::core::option::Option<ServerCapabilitiesTools>,
+    pub tools: Option<ServerCapabilitiesTools>,
     /// Present if the server supports task-augmented requests.
-    pub tasks: ::core::option::Option<ServerCapabilitiesTasks>,
+    pub tasks: Option<ServerCapabilitiesTasks>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3250,15 +3207,13 @@ pub struct ServerCapabilities {
 /// Reads and writes `ServerCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    logging: ::core::option::Option<__rt::JsonObject>,
-    completions: ::core::option::Option<__rt::JsonObject>,
-    prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
-    resources: ::core::option::Option<ServerCapabilitiesResources>,
-    tools: ::core::option::Option<ServerCapabilitiesTools>,
-    tasks: ::core::option::Option<ServerCapabilitiesTasks>,
+    experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    logging: Option<__rt::JsonObject>,
+    completions: Option<__rt::JsonObject>,
+    prompts: Option<ServerCapabilitiesPrompts>,
+    resources: Option<ServerCapabilitiesResources>,
+    tools: Option<ServerCapabilitiesTools>,
+    tasks: Option<ServerCapabilitiesTasks>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesBuilder {
@@ -3283,10 +3238,10 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilities, E> {
-        ::core::result::Result::Ok(ServerCapabilities {
+        Ok(ServerCapabilities {
             experimental: self.experimental,
             logging: self.logging,
             completions: self.completions,
@@ -3298,8 +3253,8 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3308,32 +3263,32 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
         >(d, "ServerCapabilities")
     }
 }
-impl __p::serde::Serialize for ServerCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.logging {
+        if let Some(v) = &self.logging {
             m.serialize_entry("logging", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.completions {
+        if let Some(v) = &self.completions {
             m.serialize_entry("completions", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.prompts {
+        if let Some(v) = &self.prompts {
             m.serialize_entry("prompts", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resources {
+        if let Some(v) = &self.resources {
             m.serialize_entry("resources", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tasks {
+        if let Some(v) = &self.tasks {
             m.serialize_entry("tasks", v)?;
         }
         for (k, v) in &self.extra {
@@ -3348,17 +3303,14 @@ impl __rt::SchemaType for ServerCapabilities {
     }
 }
 impl __p::Shape for ServerCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("logging", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("completions", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -3373,7 +3325,7 @@ impl __p::Shape for ServerCapabilities {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3381,7 +3333,7 @@ impl __p::Shape for ServerCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3389,7 +3341,7 @@ pub struct ServerCapabilitiesPrompts {
 /// Reads and writes `ServerCapabilitiesPrompts` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesPromptsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
@@ -3406,17 +3358,17 @@ impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesPrompts, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesPrompts {
+        Ok(ServerCapabilitiesPrompts {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3425,14 +3377,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         >(d, "ServerCapabilitiesPrompts")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesPrompts {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesPrompts {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -3447,7 +3399,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
     }
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3455,7 +3407,7 @@ impl __p::Shape for ServerCapabilitiesPrompts {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3463,9 +3415,9 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
-    pub subscribe: ::core::option::Option<bool>,
+    pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3473,8 +3425,8 @@ pub struct ServerCapabilitiesResources {
 /// Reads and writes `ServerCapabilitiesResources` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesResourcesBuilder {
-    subscribe: ::core::option::Option<bool>,
-    list_changed: ::core::option::Option<bool>,
+    subscribe: Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
@@ -3492,18 +3444,18 @@ impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesResources, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesResources {
+        Ok(ServerCapabilitiesResources {
             subscribe: self.subscribe,
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3512,17 +3464,17 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
         >(d, "ServerCapabilitiesResources")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesResources {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesResources {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.subscribe {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.subscribe {
             m.serialize_entry("subscribe", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -3537,7 +3489,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
     }
 }
 impl __p::Shape for ServerCapabilitiesResources {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3548,7 +3500,7 @@ impl __p::Shape for ServerCapabilitiesResources {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3556,7 +3508,7 @@ impl __p::Shape for ServerCapabilitiesResources {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3564,7 +3516,7 @@ pub struct ServerCapabilitiesTools {
 /// Reads and writes `ServerCapabilitiesTools` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesToolsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
@@ -3581,17 +3533,17 @@ impl __p::Builder for __ServerCapabilitiesToolsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesTools, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesTools {
+        Ok(ServerCapabilitiesTools {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3600,14 +3552,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
         >(d, "ServerCapabilitiesTools")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesTools {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesTools {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -3622,7 +3574,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
     }
 }
 impl __p::Shape for ServerCapabilitiesTools {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3630,7 +3582,7 @@ impl __p::Shape for ServerCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3638,7 +3590,7 @@ impl __p::Shape for ServerCapabilitiesTools {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
-    pub call: ::core::option::Option<__rt::JsonObject>,
+    pub call: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3646,7 +3598,7 @@ pub struct ServerCapabilitiesTasksRequestsTools {
 /// Reads and writes `ServerCapabilitiesTasksRequestsTools` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesTasksRequestsToolsBuilder {
-    call: ::core::option::Option<__rt::JsonObject>,
+    call: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesTasksRequestsToolsBuilder {
@@ -3661,17 +3613,17 @@ impl __p::Builder for __ServerCapabilitiesTasksRequestsToolsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesTasksRequestsTools, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesTasksRequestsTools {
+        Ok(ServerCapabilitiesTasksRequestsTools {
             call: self.call,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3680,14 +3632,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools 
         >(d, "ServerCapabilitiesTasksRequestsTools")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesTasksRequestsTools {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesTasksRequestsTools {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.call {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.call {
             m.serialize_entry("call", v)?;
         }
         for (k, v) in &self.extra {
@@ -3702,7 +3654,7 @@ impl __rt::SchemaType for ServerCapabilitiesTasksRequestsTools {
     }
 }
 impl __p::Shape for ServerCapabilitiesTasksRequestsTools {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3710,7 +3662,7 @@ impl __p::Shape for ServerCapabilitiesTasksRequestsTools {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3718,7 +3670,7 @@ impl __p::Shape for ServerCapabilitiesTasksRequestsTools {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
-    pub tools: ::core::option::Option<ServerCapabilitiesTasksRequestsTools>,
+    pub tools: Option<ServerCapabilitiesTasksRequestsTools>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3726,7 +3678,7 @@ pub struct ServerCapabilitiesTasksRequests {
 /// Reads and writes `ServerCapabilitiesTasksRequests` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesTasksRequestsBuilder {
-    tools: ::core::option::Option<ServerCapabilitiesTasksRequestsTools>,
+    tools: Option<ServerCapabilitiesTasksRequestsTools>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesTasksRequestsBuilder {
@@ -3741,17 +3693,17 @@ impl __p::Builder for __ServerCapabilitiesTasksRequestsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesTasksRequests, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesTasksRequests {
+        Ok(ServerCapabilitiesTasksRequests {
             tools: self.tools,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3760,14 +3712,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
         >(d, "ServerCapabilitiesTasksRequests")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesTasksRequests {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesTasksRequests {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.tools {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
         for (k, v) in &self.extra {
@@ -3782,7 +3734,7 @@ impl __rt::SchemaType for ServerCapabilitiesTasksRequests {
     }
 }
 impl __p::Shape for ServerCapabilitiesTasksRequests {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3796,7 +3748,7 @@ impl __p::Shape for ServerCapabilitiesTasksRequests {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3804,11 +3756,11 @@ impl __p::Shape for ServerCapabilitiesTasksRequests {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/list.
-    pub list: ::core::option::Option<__rt::JsonObject>,
+    pub list: Option<__rt::JsonObject>,
     /// Whether this server supports tasks/cancel.
-    pub cancel: ::core::option::Option<__rt::JsonObject>,
+    pub cancel: Option<__rt::JsonObject>,
     /// Specifies which request types can be augmented with tasks.
-    pub requests: ::core::option::Option<ServerCapabilitiesTasksRequests>,
+    pub requests: Option<ServerCapabilitiesTasksRequests>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3816,9 +3768,9 @@ pub struct ServerCapabilitiesTasks {
 /// Reads and writes `ServerCapabilitiesTasks` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesTasksBuilder {
-    list: ::core::option::Option<__rt::JsonObject>,
-    cancel: ::core::option::Option<__rt::JsonObject>,
-    requests: ::core::option::Option<ServerCapabilitiesTasksRequests>,
+    list: Option<__rt::JsonObject>,
+    cancel: Option<__rt::JsonObject>,
+    requests: Option<ServerCapabilitiesTasksRequests>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesTasksBuilder {
@@ -3835,10 +3787,10 @@ impl __p::Builder for __ServerCapabilitiesTasksBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesTasks, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesTasks {
+        Ok(ServerCapabilitiesTasks {
             list: self.list,
             cancel: self.cancel,
             requests: self.requests,
@@ -3846,8 +3798,8 @@ impl __p::Builder for __ServerCapabilitiesTasksBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTasks {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasks {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3856,20 +3808,20 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTasks {
         >(d, "ServerCapabilitiesTasks")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesTasks {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesTasks {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list {
             m.serialize_entry("list", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.cancel {
+        if let Some(v) = &self.cancel {
             m.serialize_entry("cancel", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.requests {
+        if let Some(v) = &self.requests {
             m.serialize_entry("requests", v)?;
         }
         for (k, v) in &self.extra {
@@ -3884,7 +3836,7 @@ impl __rt::SchemaType for ServerCapabilitiesTasks {
     }
 }
 impl __p::Shape for ServerCapabilitiesTasks {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3899,7 +3851,7 @@ impl __p::Shape for ServerCapabilitiesTasks {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3916,21 +3868,21 @@ pub struct Icon {
     /// executable JavaScript.
     ///
     /// Format: `uri`.
-    pub src: ::std::string::String,
+    pub src: String,
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    pub sizes: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub sizes: Option<Vec<String>>,
     /// Optional specifier for the theme this icon is designed for. `light` indicates
     /// the icon is designed to be used with a light background, and `dark` indicates
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    pub theme: ::core::option::Option<IconTheme>,
+    pub theme: Option<IconTheme>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3938,10 +3890,10 @@ pub struct Icon {
 /// Reads and writes `Icon` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __IconBuilder {
-    src: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    sizes: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    theme: ::core::option::Option<IconTheme>,
+    src: Option<String>,
+    mime_type: Option<String>,
+    sizes: Option<Vec<String>>,
+    theme: Option<IconTheme>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __IconBuilder {
@@ -3959,8 +3911,8 @@ impl __p::Builder for __IconBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Icon, E> {
-        ::core::result::Result::Ok(Icon {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Icon, E> {
+        Ok(Icon {
             src: __p::need(self.src, "src")?,
             mime_type: self.mime_type,
             sizes: self.sizes,
@@ -3969,28 +3921,28 @@ impl __p::Builder for __IconBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Icon {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Icon {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __IconBuilder>(d, "Icon")
     }
 }
-impl __p::serde::Serialize for Icon {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Icon {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("src", &self.src)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.sizes {
+        if let Some(v) = &self.sizes {
             m.serialize_entry("sizes", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.theme {
+        if let Some(v) = &self.theme {
             m.serialize_entry("theme", v)?;
         }
         for (k, v) in &self.extra {
@@ -4005,24 +3957,20 @@ impl __rt::SchemaType for Icon {
     }
 }
 impl __p::Shape for Icon {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["src"],
             &[
-                ("src", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "sizes",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("src", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
+                ("sizes", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("theme", <IconTheme as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["src"], &[])
     }
 }
@@ -4034,7 +3982,7 @@ pub enum IconTheme {
     /// `"dark"`
     Dark,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl IconTheme {
     /// The value as written on the wire.
@@ -4053,28 +4001,28 @@ impl IconTheme {
         }
     }
 }
-impl ::core::fmt::Display for IconTheme {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for IconTheme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for IconTheme {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for IconTheme {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for IconTheme {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for IconTheme {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a IconTheme string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for IconTheme {
@@ -4083,10 +4031,10 @@ impl __rt::SchemaType for IconTheme {
     }
 }
 impl __p::Shape for IconTheme {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -4096,7 +4044,7 @@ impl __p::Shape for IconTheme {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -4114,7 +4062,7 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4122,7 +4070,7 @@ pub struct Icons {
 /// Reads and writes `Icons` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __IconsBuilder {
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    icons: Option<Vec<Icon>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __IconsBuilder {
@@ -4137,28 +4085,28 @@ impl __p::Builder for __IconsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Icons, E> {
-        ::core::result::Result::Ok(Icons {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Icons, E> {
+        Ok(Icons {
             icons: self.icons,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Icons {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Icons {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __IconsBuilder>(d, "Icons")
     }
 }
-impl __p::serde::Serialize for Icons {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Icons {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.icons {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         for (k, v) in &self.extra {
@@ -4173,15 +4121,15 @@ impl __rt::SchemaType for Icons {
     }
 }
 impl __p::Shape for Icons {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit)],
+            &[("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -4191,14 +4139,14 @@ impl __p::Shape for Icons {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4206,8 +4154,8 @@ pub struct BaseMetadata {
 /// Reads and writes `BaseMetadata` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __BaseMetadataBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    title: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BaseMetadataBuilder {
@@ -4223,32 +4171,30 @@ impl __p::Builder for __BaseMetadataBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<BaseMetadata, E> {
-        ::core::result::Result::Ok(BaseMetadata {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BaseMetadata, E> {
+        Ok(BaseMetadata {
             name: __p::need(self.name, "name")?,
             title: self.title,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BaseMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
     }
 }
-impl __p::serde::Serialize for BaseMetadata {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BaseMetadata {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         for (k, v) in &self.extra {
@@ -4263,18 +4209,18 @@ impl __rt::SchemaType for BaseMetadata {
     }
 }
 impl __p::Shape for BaseMetadata {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -4282,14 +4228,14 @@ impl __p::Shape for BaseMetadata {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -4299,18 +4245,18 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    pub version: ::std::string::String,
+    pub icons: Option<Vec<Icon>>,
+    pub version: String,
     /// An optional human-readable description of what this implementation does.
     ///
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// An optional URL of the website for this implementation.
     ///
     /// Format: `uri`.
-    pub website_url: ::core::option::Option<::std::string::String>,
+    pub website_url: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4318,12 +4264,12 @@ pub struct Implementation {
 /// Reads and writes `Implementation` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ImplementationBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    version: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    website_url: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    version: Option<String>,
+    description: Option<String>,
+    website_url: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImplementationBuilder {
@@ -4347,10 +4293,8 @@ impl __p::Builder for __ImplementationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Implementation, E> {
-        ::core::result::Result::Ok(Implementation {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Implementation, E> {
+        Ok(Implementation {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -4361,32 +4305,32 @@ impl __p::Builder for __ImplementationBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
-impl __p::serde::Serialize for Implementation {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Implementation {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         m.serialize_entry("version", &self.version)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.website_url {
+        if let Some(v) = &self.website_url {
             m.serialize_entry("websiteUrl", v)?;
         }
         for (k, v) in &self.extra {
@@ -4401,22 +4345,22 @@ impl __rt::SchemaType for Implementation {
     }
 }
 impl __p::Shape for Implementation {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "version"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("websiteUrl", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("version", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("websiteUrl", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
@@ -4425,7 +4369,7 @@ impl __p::Shape for Implementation {
 /// Always carries `"method": "ping"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequest {
-    pub params: ::core::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4435,9 +4379,9 @@ pub struct PingRequest {
 #[derive(Default)]
 pub struct __PingRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<RequestParams>,
+    params: Option<RequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PingRequestBuilder {
@@ -4469,32 +4413,32 @@ impl __p::Builder for __PingRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<PingRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PingRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(PingRequest {
+        Ok(PingRequest {
             params: self.params,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
-impl __p::serde::Serialize for PingRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PingRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "ping")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -4511,7 +4455,7 @@ impl __rt::SchemaType for PingRequest {
     }
 }
 impl __p::Shape for PingRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -4525,7 +4469,7 @@ impl __p::Shape for PingRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -4540,19 +4484,19 @@ impl __p::Shape for PingRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     pub progress_token: ProgressToken,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     ///
     /// JSON Schema type: `number`.
-    pub progress: __p::serde_json::Number,
+    pub progress: serde_json::Number,
     /// Total number of items to process (or total progress required), if known.
     ///
     /// JSON Schema type: `number`.
-    pub total: ::core::option::Option<__p::serde_json::Number>,
+    pub total: Option<serde_json::Number>,
     /// An optional message describing the current progress.
-    pub message: ::core::option::Option<::std::string::String>,
+    pub message: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4560,11 +4504,11 @@ pub struct ProgressNotificationParams {
 /// Reads and writes `ProgressNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ProgressNotificationParamsBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    progress_token: ::core::option::Option<ProgressToken>,
-    progress: ::core::option::Option<__p::serde_json::Number>,
-    total: ::core::option::Option<__p::serde_json::Number>,
-    message: ::core::option::Option<::std::string::String>,
+    meta: Option<__rt::JsonObject>,
+    progress_token: Option<ProgressToken>,
+    progress: Option<serde_json::Number>,
+    total: Option<serde_json::Number>,
+    message: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ProgressNotificationParamsBuilder {
@@ -4585,10 +4529,10 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotificationParams, E> {
-        ::core::result::Result::Ok(ProgressNotificationParams {
+        Ok(ProgressNotificationParams {
             meta: self.meta,
             progress_token: __p::need(self.progress_token, "progressToken")?,
             progress: __p::need(self.progress, "progress")?,
@@ -4598,8 +4542,8 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4608,22 +4552,22 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
         >(d, "ProgressNotificationParams")
     }
 }
-impl __p::serde::Serialize for ProgressNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("progressToken", &self.progress_token)?;
         m.serialize_entry("progress", &self.progress)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.message {
+        if let Some(v) = &self.message {
             m.serialize_entry("message", v)?;
         }
         for (k, v) in &self.extra {
@@ -4638,21 +4582,21 @@ impl __rt::SchemaType for ProgressNotificationParams {
     }
 }
 impl __p::Shape for ProgressNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["progressToken", "progress"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
-                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("progress", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
@@ -4670,7 +4614,7 @@ pub struct ProgressNotification {
 #[derive(Default)]
 pub struct __ProgressNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ProgressNotificationParams>,
+    params: Option<ProgressNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -4702,19 +4646,19 @@ impl __p::Builder for __ProgressNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ProgressNotification {
+        Ok(ProgressNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4723,13 +4667,13 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
         >(d, "ProgressNotification")
     }
 }
-impl __p::serde::Serialize for ProgressNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/progress")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -4745,7 +4689,7 @@ impl __rt::SchemaType for ProgressNotification {
     }
 }
 impl __p::Shape for ProgressNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -4756,7 +4700,7 @@ impl __p::Shape for ProgressNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -4773,10 +4717,10 @@ impl __p::Shape for ProgressNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    pub cursor: ::core::option::Option<Cursor>,
+    pub cursor: Option<Cursor>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4784,8 +4728,8 @@ pub struct PaginatedRequestParams {
 /// Reads and writes `PaginatedRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    cursor: ::core::option::Option<Cursor>,
+    meta: Option<RequestParamsMeta>,
+    cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestParamsBuilder {
@@ -4801,18 +4745,18 @@ impl __p::Builder for __PaginatedRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PaginatedRequestParams, E> {
-        ::core::result::Result::Ok(PaginatedRequestParams {
+        Ok(PaginatedRequestParams {
             meta: self.meta,
             cursor: self.cursor,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4821,17 +4765,17 @@ impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
         >(d, "PaginatedRequestParams")
     }
 }
-impl __p::serde::Serialize for PaginatedRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.cursor {
+        if let Some(v) = &self.cursor {
             m.serialize_entry("cursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -4846,7 +4790,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
     }
 }
 impl __p::Shape for PaginatedRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4857,7 +4801,7 @@ impl __p::Shape for PaginatedRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -4866,8 +4810,8 @@ impl __p::Shape for PaginatedRequestParams {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub method: String,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4876,10 +4820,10 @@ pub struct PaginatedRequest {
 /// Reads and writes `PaginatedRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    method: Option<String>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestBuilder {
@@ -4904,11 +4848,9 @@ impl __p::Builder for __PaginatedRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedRequest, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(PaginatedRequest {
+        Ok(PaginatedRequest {
             method: __p::need(self.method, "method")?,
             params: self.params,
             id: __p::need(self.id, "id")?,
@@ -4916,22 +4858,22 @@ impl __p::Builder for __PaginatedRequestBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
-impl __p::serde::Serialize for PaginatedRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -4948,19 +4890,19 @@ impl __rt::SchemaType for PaginatedRequest {
     }
 }
 impl __p::Shape for PaginatedRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -4972,10 +4914,10 @@ impl __p::Shape for PaginatedRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -4983,8 +4925,8 @@ pub struct PaginatedResult {
 /// Reads and writes `PaginatedResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedResultBuilder {
@@ -5002,34 +4944,32 @@ impl __p::Builder for __PaginatedResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedResult, E> {
-        ::core::result::Result::Ok(PaginatedResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedResult, E> {
+        Ok(PaginatedResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
-impl __p::serde::Serialize for PaginatedResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -5044,7 +4984,7 @@ impl __rt::SchemaType for PaginatedResult {
     }
 }
 impl __p::Shape for PaginatedResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5055,7 +4995,7 @@ impl __p::Shape for PaginatedResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5064,7 +5004,7 @@ impl __p::Shape for PaginatedResult {
 /// Always carries `"method": "resources/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5074,9 +5014,9 @@ pub struct ListResourcesRequest {
 #[derive(Default)]
 pub struct __ListResourcesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesRequestBuilder {
@@ -5108,20 +5048,20 @@ impl __p::Builder for __ListResourcesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListResourcesRequest {
+        Ok(ListResourcesRequest {
             params: self.params,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5130,15 +5070,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
         >(d, "ListResourcesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourcesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -5155,7 +5095,7 @@ impl __rt::SchemaType for ListResourcesRequest {
     }
 }
 impl __p::Shape for ListResourcesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -5169,7 +5109,7 @@ impl __p::Shape for ListResourcesRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -5184,11 +5124,11 @@ impl __p::Shape for ListResourcesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub resources: ::std::vec::Vec<Resource>,
+    pub next_cursor: Option<Cursor>,
+    pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -5196,9 +5136,9 @@ pub struct ListResourcesResult {
 /// Reads and writes `ListResourcesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourcesResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    resources: ::core::option::Option<::std::vec::Vec<Resource>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesResultBuilder {
@@ -5217,10 +5157,10 @@ impl __p::Builder for __ListResourcesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesResult, E> {
-        ::core::result::Result::Ok(ListResourcesResult {
+        Ok(ListResourcesResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             resources: __p::need(self.resources, "resources")?,
@@ -5228,8 +5168,8 @@ impl __p::Builder for __ListResourcesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5238,17 +5178,17 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
         >(d, "ListResourcesResult")
     }
 }
-impl __p::serde::Serialize for ListResourcesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("resources", &self.resources)?;
@@ -5264,22 +5204,19 @@ impl __rt::SchemaType for ListResourcesResult {
     }
 }
 impl __p::Shape for ListResourcesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resources"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                (
-                    "resources",
-                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("resources", <Vec<Resource> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
 }
@@ -5288,7 +5225,7 @@ impl __p::Shape for ListResourcesResult {
 /// Always carries `"method": "resources/templates/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5298,9 +5235,9 @@ pub struct ListResourceTemplatesRequest {
 #[derive(Default)]
 pub struct __ListResourceTemplatesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
@@ -5332,20 +5269,20 @@ impl __p::Builder for __ListResourceTemplatesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListResourceTemplatesRequest {
+        Ok(ListResourceTemplatesRequest {
             params: self.params,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5354,15 +5291,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         >(d, "ListResourceTemplatesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/templates/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -5379,7 +5316,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
     }
 }
 impl __p::Shape for ListResourceTemplatesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -5393,7 +5330,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -5408,11 +5345,11 @@ impl __p::Shape for ListResourceTemplatesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    pub next_cursor: Option<Cursor>,
+    pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -5420,9 +5357,9 @@ pub struct ListResourceTemplatesResult {
 /// Reads and writes `ListResourceTemplatesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourceTemplatesResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    resource_templates: ::core::option::Option<::std::vec::Vec<ResourceTemplate>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
@@ -5443,10 +5380,10 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesResult, E> {
-        ::core::result::Result::Ok(ListResourceTemplatesResult {
+        Ok(ListResourceTemplatesResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             resource_templates: __p::need(self.resource_templates, "resourceTemplates")?,
@@ -5454,8 +5391,8 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5464,17 +5401,17 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
         >(d, "ListResourceTemplatesResult")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("resourceTemplates", &self.resource_templates)?;
@@ -5490,7 +5427,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
     }
 }
 impl __p::Shape for ListResourceTemplatesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resourceTemplates"],
@@ -5499,13 +5436,13 @@ impl __p::Shape for ListResourceTemplatesResult {
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 (
                     "resourceTemplates",
-                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                    <Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
@@ -5515,11 +5452,11 @@ impl __p::Shape for ListResourceTemplatesResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5527,8 +5464,8 @@ pub struct ResourceRequestParams {
 /// Reads and writes `ResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    uri: ::core::option::Option<::std::string::String>,
+    meta: Option<RequestParamsMeta>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceRequestParamsBuilder {
@@ -5544,18 +5481,18 @@ impl __p::Builder for __ResourceRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceRequestParams, E> {
-        ::core::result::Result::Ok(ResourceRequestParams {
+        Ok(ResourceRequestParams {
             meta: self.meta,
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5564,14 +5501,14 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceRequestParams {
         >(d, "ResourceRequestParams")
     }
 }
-impl __p::serde::Serialize for ResourceRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
@@ -5587,18 +5524,18 @@ impl __rt::SchemaType for ResourceRequestParams {
     }
 }
 impl __p::Shape for ResourceRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -5606,11 +5543,11 @@ impl __p::Shape for ResourceRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5618,8 +5555,8 @@ pub struct ReadResourceRequestParams {
 /// Reads and writes `ReadResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    uri: ::core::option::Option<::std::string::String>,
+    meta: Option<RequestParamsMeta>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
@@ -5635,18 +5572,18 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequestParams, E> {
-        ::core::result::Result::Ok(ReadResourceRequestParams {
+        Ok(ReadResourceRequestParams {
             meta: self.meta,
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5655,14 +5592,14 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
         >(d, "ReadResourceRequestParams")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
@@ -5678,18 +5615,18 @@ impl __rt::SchemaType for ReadResourceRequestParams {
     }
 }
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -5708,9 +5645,9 @@ pub struct ReadResourceRequest {
 #[derive(Default)]
 pub struct __ReadResourceRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ReadResourceRequestParams>,
+    params: Option<ReadResourceRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestBuilder {
@@ -5742,20 +5679,20 @@ impl __p::Builder for __ReadResourceRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ReadResourceRequest {
+        Ok(ReadResourceRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5764,13 +5701,13 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
         >(d, "ReadResourceRequest")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/read")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -5787,7 +5724,7 @@ impl __rt::SchemaType for ReadResourceRequest {
     }
 }
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -5801,7 +5738,7 @@ impl __p::Shape for ReadResourceRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -5816,8 +5753,8 @@ impl __p::Shape for ReadResourceRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    pub meta: Option<__rt::JsonObject>,
+    pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -5825,8 +5762,8 @@ pub struct ReadResourceResult {
 /// Reads and writes `ReadResourceResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    contents: ::core::option::Option<::std::vec::Vec<ReadResourceResultContentsItem>>,
+    meta: Option<__rt::JsonObject>,
+    contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceResultBuilder {
@@ -5842,18 +5779,18 @@ impl __p::Builder for __ReadResourceResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceResult, E> {
-        ::core::result::Result::Ok(ReadResourceResult {
+        Ok(ReadResourceResult {
             meta: self.meta,
             contents: __p::need(self.contents, "contents")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5862,14 +5799,14 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
         >(d, "ReadResourceResult")
     }
 }
-impl __p::serde::Serialize for ReadResourceResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("contents", &self.contents)?;
@@ -5885,7 +5822,7 @@ impl __rt::SchemaType for ReadResourceResult {
     }
 }
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
@@ -5893,14 +5830,13 @@ impl __p::Shape for ReadResourceResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 (
                     "contents",
-                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
-                        as __p::Fit,
+                    <Vec<ReadResourceResultContentsItem> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
 }
@@ -5914,14 +5850,14 @@ pub enum ReadResourceResultContentsItem {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for ReadResourceResultContentsItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResultContentsItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -5934,7 +5870,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
     }
 }
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -5943,7 +5879,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -5953,27 +5889,27 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -5986,7 +5922,7 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 /// Always carries `"method": "notifications/resources/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5995,7 +5931,7 @@ pub struct ResourceListChangedNotification {
 #[derive(Default)]
 pub struct __ResourceListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -6027,19 +5963,19 @@ impl __p::Builder for __ResourceListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ResourceListChangedNotification {
+        Ok(ResourceListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6048,15 +5984,15 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
         >(d, "ResourceListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -6072,7 +6008,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
     }
 }
 impl __p::Shape for ResourceListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -6083,7 +6019,7 @@ impl __p::Shape for ResourceListChangedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -6098,11 +6034,11 @@ impl __p::Shape for ResourceListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6110,8 +6046,8 @@ pub struct SubscribeRequestParams {
 /// Reads and writes `SubscribeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscribeRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    uri: ::core::option::Option<::std::string::String>,
+    meta: Option<RequestParamsMeta>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscribeRequestParamsBuilder {
@@ -6127,18 +6063,18 @@ impl __p::Builder for __SubscribeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscribeRequestParams, E> {
-        ::core::result::Result::Ok(SubscribeRequestParams {
+        Ok(SubscribeRequestParams {
             meta: self.meta,
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscribeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6147,14 +6083,14 @@ impl<'de> __p::serde::Deserialize<'de> for SubscribeRequestParams {
         >(d, "SubscribeRequestParams")
     }
 }
-impl __p::serde::Serialize for SubscribeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscribeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
@@ -6170,18 +6106,18 @@ impl __rt::SchemaType for SubscribeRequestParams {
     }
 }
 impl __p::Shape for SubscribeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -6200,9 +6136,9 @@ pub struct SubscribeRequest {
 #[derive(Default)]
 pub struct __SubscribeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SubscribeRequestParams>,
+    params: Option<SubscribeRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscribeRequestBuilder {
@@ -6234,32 +6170,30 @@ impl __p::Builder for __SubscribeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SubscribeRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SubscribeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(SubscribeRequest {
+        Ok(SubscribeRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscribeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
     }
 }
-impl __p::serde::Serialize for SubscribeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscribeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/subscribe")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -6276,7 +6210,7 @@ impl __rt::SchemaType for SubscribeRequest {
     }
 }
 impl __p::Shape for SubscribeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -6290,7 +6224,7 @@ impl __p::Shape for SubscribeRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -6305,11 +6239,11 @@ impl __p::Shape for SubscribeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6317,8 +6251,8 @@ pub struct UnsubscribeRequestParams {
 /// Reads and writes `UnsubscribeRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __UnsubscribeRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    uri: ::core::option::Option<::std::string::String>,
+    meta: Option<RequestParamsMeta>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsubscribeRequestParamsBuilder {
@@ -6334,18 +6268,18 @@ impl __p::Builder for __UnsubscribeRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsubscribeRequestParams, E> {
-        ::core::result::Result::Ok(UnsubscribeRequestParams {
+        Ok(UnsubscribeRequestParams {
             meta: self.meta,
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6354,14 +6288,14 @@ impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequestParams {
         >(d, "UnsubscribeRequestParams")
     }
 }
-impl __p::serde::Serialize for UnsubscribeRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsubscribeRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
@@ -6377,18 +6311,18 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
     }
 }
 impl __p::Shape for UnsubscribeRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -6407,9 +6341,9 @@ pub struct UnsubscribeRequest {
 #[derive(Default)]
 pub struct __UnsubscribeRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<UnsubscribeRequestParams>,
+    params: Option<UnsubscribeRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsubscribeRequestBuilder {
@@ -6441,20 +6375,20 @@ impl __p::Builder for __UnsubscribeRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsubscribeRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(UnsubscribeRequest {
+        Ok(UnsubscribeRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6463,13 +6397,13 @@ impl<'de> __p::serde::Deserialize<'de> for UnsubscribeRequest {
         >(d, "UnsubscribeRequest")
     }
 }
-impl __p::serde::Serialize for UnsubscribeRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsubscribeRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/unsubscribe")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -6486,7 +6420,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
     }
 }
 impl __p::Shape for UnsubscribeRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -6500,7 +6434,7 @@ impl __p::Shape for UnsubscribeRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -6515,11 +6449,11 @@ impl __p::Shape for UnsubscribeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6527,8 +6461,8 @@ pub struct ResourceUpdatedNotificationParams {
 /// Reads and writes `ResourceUpdatedNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationParamsBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    uri: ::core::option::Option<::std::string::String>,
+    meta: Option<__rt::JsonObject>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
@@ -6544,18 +6478,18 @@ impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotificationParams, E> {
-        ::core::result::Result::Ok(ResourceUpdatedNotificationParams {
+        Ok(ResourceUpdatedNotificationParams {
             meta: self.meta,
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6564,14 +6498,14 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         >(d, "ResourceUpdatedNotificationParams")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
@@ -6587,18 +6521,18 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
     }
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -6616,7 +6550,7 @@ pub struct ResourceUpdatedNotification {
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ResourceUpdatedNotificationParams>,
+    params: Option<ResourceUpdatedNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -6648,19 +6582,19 @@ impl __p::Builder for __ResourceUpdatedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ResourceUpdatedNotification {
+        Ok(ResourceUpdatedNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6669,13 +6603,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
         >(d, "ResourceUpdatedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/updated")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -6691,7 +6625,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
     }
 }
 impl __p::Shape for ResourceUpdatedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -6707,7 +6641,7 @@ impl __p::Shape for ResourceUpdatedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -6722,14 +6656,14 @@ impl __p::Shape for ResourceUpdatedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Resource {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -6739,25 +6673,25 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    pub size: ::core::option::Option<i64>,
+    pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6765,15 +6699,15 @@ pub struct Resource {
 /// Reads and writes `Resource` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    uri: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    size: ::core::option::Option<i64>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    uri: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    size: Option<i64>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceBuilder {
@@ -6800,8 +6734,8 @@ impl __p::Builder for __ResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
-        ::core::result::Result::Ok(Resource {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
+        Ok(Resource {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -6815,41 +6749,41 @@ impl __p::Builder for __ResourceBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Resource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
-impl __p::serde::Serialize for Resource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Resource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.size {
+        if let Some(v) = &self.size {
             m.serialize_entry("size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -6864,17 +6798,17 @@ impl __rt::SchemaType for Resource {
     }
 }
 impl __p::Shape for Resource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -6882,7 +6816,7 @@ impl __p::Shape for Resource {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "uri"], &[])
     }
 }
@@ -6890,14 +6824,14 @@ impl __p::Shape for Resource {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceTemplate {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -6907,21 +6841,21 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
     /// Format: `uri-template`.
-    pub uri_template: ::std::string::String,
+    pub uri_template: String,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6929,14 +6863,14 @@ pub struct ResourceTemplate {
 /// Reads and writes `ResourceTemplate` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceTemplateBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    uri_template: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    uri_template: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceTemplateBuilder {
@@ -6962,10 +6896,8 @@ impl __p::Builder for __ResourceTemplateBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceTemplate, E> {
-        ::core::result::Result::Ok(ResourceTemplate {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceTemplate, E> {
+        Ok(ResourceTemplate {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -6978,38 +6910,38 @@ impl __p::Builder for __ResourceTemplateBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
-impl __p::serde::Serialize for ResourceTemplate {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceTemplate {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         m.serialize_entry("uriTemplate", &self.uri_template)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -7024,24 +6956,24 @@ impl __rt::SchemaType for ResourceTemplate {
     }
 }
 impl __p::Shape for ResourceTemplate {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uriTemplate"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uriTemplate", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
@@ -7053,11 +6985,11 @@ pub struct ResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7065,9 +6997,9 @@ pub struct ResourceContents {
 /// Reads and writes `ResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceContentsBuilder {
@@ -7084,10 +7016,8 @@ impl __p::Builder for __ResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceContents, E> {
-        ::core::result::Result::Ok(ResourceContents {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceContents, E> {
+        Ok(ResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             meta: self.meta,
@@ -7095,25 +7025,25 @@ impl __p::Builder for __ResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
-impl __p::serde::Serialize for ResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -7128,19 +7058,19 @@ impl __rt::SchemaType for ResourceContents {
     }
 }
 impl __p::Shape for ResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -7149,13 +7079,13 @@ pub struct TextResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: ::std::string::String,
+    pub text: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7163,10 +7093,10 @@ pub struct TextResourceContents {
 /// Reads and writes `TextResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TextResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<__rt::JsonObject>,
-    text: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    meta: Option<__rt::JsonObject>,
+    text: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextResourceContentsBuilder {
@@ -7184,10 +7114,10 @@ impl __p::Builder for __TextResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TextResourceContents, E> {
-        ::core::result::Result::Ok(TextResourceContents {
+        Ok(TextResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             meta: self.meta,
@@ -7196,8 +7126,8 @@ impl __p::Builder for __TextResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7206,18 +7136,18 @@ impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
         >(d, "TextResourceContents")
     }
 }
-impl __p::serde::Serialize for TextResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("text", &self.text)?;
@@ -7233,20 +7163,20 @@ impl __rt::SchemaType for TextResourceContents {
     }
 }
 impl __p::Shape for TextResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
 }
@@ -7255,15 +7185,15 @@ pub struct BlobResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`.
-    pub blob: ::std::string::String,
+    pub blob: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7271,10 +7201,10 @@ pub struct BlobResourceContents {
 /// Reads and writes `BlobResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __BlobResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<__rt::JsonObject>,
-    blob: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    meta: Option<__rt::JsonObject>,
+    blob: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BlobResourceContentsBuilder {
@@ -7292,10 +7222,10 @@ impl __p::Builder for __BlobResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<BlobResourceContents, E> {
-        ::core::result::Result::Ok(BlobResourceContents {
+        Ok(BlobResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             meta: self.meta,
@@ -7304,8 +7234,8 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7314,18 +7244,18 @@ impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
         >(d, "BlobResourceContents")
     }
 }
-impl __p::serde::Serialize for BlobResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BlobResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("blob", &self.blob)?;
@@ -7341,20 +7271,20 @@ impl __rt::SchemaType for BlobResourceContents {
     }
 }
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("blob", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
@@ -7363,7 +7293,7 @@ impl __p::Shape for BlobResourceContents {
 /// Always carries `"method": "prompts/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7373,9 +7303,9 @@ pub struct ListPromptsRequest {
 #[derive(Default)]
 pub struct __ListPromptsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsRequestBuilder {
@@ -7407,20 +7337,20 @@ impl __p::Builder for __ListPromptsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListPromptsRequest {
+        Ok(ListPromptsRequest {
             params: self.params,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7429,15 +7359,15 @@ impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
         >(d, "ListPromptsRequest")
     }
 }
-impl __p::serde::Serialize for ListPromptsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -7454,7 +7384,7 @@ impl __rt::SchemaType for ListPromptsRequest {
     }
 }
 impl __p::Shape for ListPromptsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -7468,7 +7398,7 @@ impl __p::Shape for ListPromptsRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -7483,11 +7413,11 @@ impl __p::Shape for ListPromptsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub prompts: ::std::vec::Vec<Prompt>,
+    pub next_cursor: Option<Cursor>,
+    pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -7495,9 +7425,9 @@ pub struct ListPromptsResult {
 /// Reads and writes `ListPromptsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListPromptsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    prompts: ::core::option::Option<::std::vec::Vec<Prompt>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsResultBuilder {
@@ -7516,10 +7446,10 @@ impl __p::Builder for __ListPromptsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsResult, E> {
-        ::core::result::Result::Ok(ListPromptsResult {
+        Ok(ListPromptsResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             prompts: __p::need(self.prompts, "prompts")?,
@@ -7527,24 +7457,24 @@ impl __p::Builder for __ListPromptsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
-impl __p::serde::Serialize for ListPromptsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("prompts", &self.prompts)?;
@@ -7560,19 +7490,19 @@ impl __rt::SchemaType for ListPromptsResult {
     }
 }
 impl __p::Shape for ListPromptsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["prompts"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+                ("prompts", <Vec<Prompt> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
 }
@@ -7580,13 +7510,11 @@ impl __p::Shape for ListPromptsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<BTreeMap<String, String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7594,11 +7522,9 @@ pub struct GetPromptRequestParams {
 /// Reads and writes `GetPromptRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    meta: Option<RequestParamsMeta>,
+    name: Option<String>,
+    arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestParamsBuilder {
@@ -7615,10 +7541,10 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetPromptRequestParams, E> {
-        ::core::result::Result::Ok(GetPromptRequestParams {
+        Ok(GetPromptRequestParams {
             meta: self.meta,
             name: __p::need(self.name, "name")?,
             arguments: self.arguments,
@@ -7626,8 +7552,8 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7636,18 +7562,18 @@ impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
         >(d, "GetPromptRequestParams")
     }
 }
-impl __p::serde::Serialize for GetPromptRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -7662,25 +7588,19 @@ impl __rt::SchemaType for GetPromptRequestParams {
     }
 }
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <BTreeMap<String, String> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -7699,9 +7619,9 @@ pub struct GetPromptRequest {
 #[derive(Default)]
 pub struct __GetPromptRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<GetPromptRequestParams>,
+    params: Option<GetPromptRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestBuilder {
@@ -7733,32 +7653,30 @@ impl __p::Builder for __GetPromptRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(GetPromptRequest {
+        Ok(GetPromptRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
-impl __p::serde::Serialize for GetPromptRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/get")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -7775,7 +7693,7 @@ impl __rt::SchemaType for GetPromptRequest {
     }
 }
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -7789,7 +7707,7 @@ impl __p::Shape for GetPromptRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -7804,10 +7722,10 @@ impl __p::Shape for GetPromptRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An optional description for the prompt.
-    pub description: ::core::option::Option<::std::string::String>,
-    pub messages: ::std::vec::Vec<PromptMessage>,
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -7815,9 +7733,9 @@ pub struct GetPromptResult {
 /// Reads and writes `GetPromptResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    description: ::core::option::Option<::std::string::String>,
-    messages: ::core::option::Option<::std::vec::Vec<PromptMessage>>,
+    meta: Option<__rt::JsonObject>,
+    description: Option<String>,
+    messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptResultBuilder {
@@ -7836,10 +7754,8 @@ impl __p::Builder for __GetPromptResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptResult, E> {
-        ::core::result::Result::Ok(GetPromptResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptResult, E> {
+        Ok(GetPromptResult {
             meta: self.meta,
             description: self.description,
             messages: __p::need(self.messages, "messages")?,
@@ -7847,24 +7763,24 @@ impl __p::Builder for __GetPromptResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
-impl __p::serde::Serialize for GetPromptResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("messages", &self.messages)?;
@@ -7880,22 +7796,19 @@ impl __rt::SchemaType for GetPromptResult {
     }
 }
 impl __p::Shape for GetPromptResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["messages"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "messages",
-                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("messages", <Vec<PromptMessage> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
 }
@@ -7903,14 +7816,14 @@ impl __p::Shape for GetPromptResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Prompt {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -7920,13 +7833,13 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// An optional description of what this prompt provides
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
+    pub arguments: Option<Vec<PromptArgument>>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7934,12 +7847,12 @@ pub struct Prompt {
 /// Reads and writes `Prompt` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    description: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    description: Option<String>,
+    arguments: Option<Vec<PromptArgument>>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptBuilder {
@@ -7961,8 +7874,8 @@ impl __p::Builder for __PromptBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
-        ::core::result::Result::Ok(Prompt {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
+        Ok(Prompt {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -7973,34 +7886,34 @@ impl __p::Builder for __PromptBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
-impl __p::serde::Serialize for Prompt {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Prompt {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -8015,25 +7928,22 @@ impl __rt::SchemaType for Prompt {
     }
 }
 impl __p::Shape for Prompt {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <Vec<PromptArgument> as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -8041,18 +7951,18 @@ impl __p::Shape for Prompt {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptArgument {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A human-readable description of the argument.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Whether this argument must be provided.
-    pub required: ::core::option::Option<bool>,
+    pub required: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8060,10 +7970,10 @@ pub struct PromptArgument {
 /// Reads and writes `PromptArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    required: ::core::option::Option<bool>,
+    name: Option<String>,
+    title: Option<String>,
+    description: Option<String>,
+    required: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptArgumentBuilder {
@@ -8083,10 +7993,8 @@ impl __p::Builder for __PromptArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptArgument, E> {
-        ::core::result::Result::Ok(PromptArgument {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptArgument, E> {
+        Ok(PromptArgument {
             name: __p::need(self.name, "name")?,
             title: self.title,
             description: self.description,
@@ -8095,28 +8003,28 @@ impl __p::Builder for __PromptArgumentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
-impl __p::serde::Serialize for PromptArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -8131,20 +8039,20 @@ impl __rt::SchemaType for PromptArgument {
     }
 }
 impl __p::Shape for PromptArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("required", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -8156,7 +8064,7 @@ pub enum Role {
     /// `"assistant"`
     Assistant,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl Role {
     /// The value as written on the wire.
@@ -8175,28 +8083,28 @@ impl Role {
         }
     }
 }
-impl ::core::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for Role {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Role {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Role {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Role {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a Role string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for Role {
@@ -8205,10 +8113,10 @@ impl __rt::SchemaType for Role {
     }
 }
 impl __p::Shape for Role {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -8218,7 +8126,7 @@ impl __p::Shape for Role {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -8237,8 +8145,8 @@ pub struct PromptMessage {
 /// Reads and writes `PromptMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<ContentBlock>,
+    role: Option<Role>,
+    content: Option<ContentBlock>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptMessageBuilder {
@@ -8254,30 +8162,28 @@ impl __p::Builder for __PromptMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptMessage, E> {
-        ::core::result::Result::Ok(PromptMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptMessage, E> {
+        Ok(PromptMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
-impl __p::serde::Serialize for PromptMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         for (k, v) in &self.extra {
@@ -8292,7 +8198,7 @@ impl __rt::SchemaType for PromptMessage {
     }
 }
 impl __p::Shape for PromptMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -8303,7 +8209,7 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -8315,14 +8221,14 @@ impl __p::Shape for PromptMessage {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceLink {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -8332,25 +8238,25 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    pub size: ::core::option::Option<i64>,
+    pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8358,15 +8264,15 @@ pub struct ResourceLink {
 /// Reads and writes `ResourceLink` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceLinkBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    uri: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    size: ::core::option::Option<i64>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    uri: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    size: Option<i64>,
+    meta: Option<__rt::JsonObject>,
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
@@ -8402,11 +8308,9 @@ impl __p::Builder for __ResourceLinkBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceLink, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceLink, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ResourceLink {
+        Ok(ResourceLink {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -8420,41 +8324,41 @@ impl __p::Builder for __ResourceLinkBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
     }
 }
-impl __p::serde::Serialize for ResourceLink {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceLink {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.size {
+        if let Some(v) = &self.size {
             m.serialize_entry("size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("type", "resource_link")?;
@@ -8470,17 +8374,17 @@ impl __rt::SchemaType for ResourceLink {
     }
 }
 impl __p::Shape for ResourceLink {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri", "type"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
@@ -8488,7 +8392,7 @@ impl __p::Shape for ResourceLink {
             &[("type", true, __p::Lit::Str("resource_link"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "uri", "type"],
@@ -8506,9 +8410,9 @@ impl __p::Shape for ResourceLink {
 pub struct EmbeddedResource {
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8517,9 +8421,9 @@ pub struct EmbeddedResource {
 #[derive(Default)]
 pub struct __EmbeddedResourceBuilder {
     __lit_type: bool,
-    resource: ::core::option::Option<EmbeddedResourceResource>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    resource: Option<EmbeddedResourceResource>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __EmbeddedResourceBuilder {
@@ -8546,11 +8450,9 @@ impl __p::Builder for __EmbeddedResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<EmbeddedResource, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<EmbeddedResource, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(EmbeddedResource {
+        Ok(EmbeddedResource {
             resource: __p::need(self.resource, "resource")?,
             annotations: self.annotations,
             meta: self.meta,
@@ -8558,26 +8460,26 @@ impl __p::Builder for __EmbeddedResourceBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
-impl __p::serde::Serialize for EmbeddedResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "resource")?;
         m.serialize_entry("resource", &self.resource)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -8592,7 +8494,7 @@ impl __rt::SchemaType for EmbeddedResource {
     }
 }
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -8604,7 +8506,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -8622,14 +8524,14 @@ pub enum EmbeddedResourceResource {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResourceResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -8642,7 +8544,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
     }
 }
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -8651,7 +8553,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -8661,25 +8563,25 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -8692,7 +8594,7 @@ impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8701,7 +8603,7 @@ pub struct PromptListChangedNotification {
 #[derive(Default)]
 pub struct __PromptListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -8733,19 +8635,19 @@ impl __p::Builder for __PromptListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PromptListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(PromptListChangedNotification {
+        Ok(PromptListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8754,15 +8656,15 @@ impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
         >(d, "PromptListChangedNotification")
     }
 }
-impl __p::serde::Serialize for PromptListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/prompts/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -8778,7 +8680,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
     }
 }
 impl __p::Shape for PromptListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -8789,7 +8691,7 @@ impl __p::Shape for PromptListChangedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -8805,7 +8707,7 @@ impl __p::Shape for PromptListChangedNotification {
 /// Always carries `"method": "tools/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8815,9 +8717,9 @@ pub struct ListToolsRequest {
 #[derive(Default)]
 pub struct __ListToolsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsRequestBuilder {
@@ -8849,34 +8751,32 @@ impl __p::Builder for __ListToolsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListToolsRequest {
+        Ok(ListToolsRequest {
             params: self.params,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
-impl __p::serde::Serialize for ListToolsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -8893,7 +8793,7 @@ impl __rt::SchemaType for ListToolsRequest {
     }
 }
 impl __p::Shape for ListToolsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -8907,7 +8807,7 @@ impl __p::Shape for ListToolsRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -8922,11 +8822,11 @@ impl __p::Shape for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub tools: ::std::vec::Vec<Tool>,
+    pub next_cursor: Option<Cursor>,
+    pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -8934,9 +8834,9 @@ pub struct ListToolsResult {
 /// Reads and writes `ListToolsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListToolsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    tools: ::core::option::Option<::std::vec::Vec<Tool>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsResultBuilder {
@@ -8955,10 +8855,8 @@ impl __p::Builder for __ListToolsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsResult, E> {
-        ::core::result::Result::Ok(ListToolsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsResult, E> {
+        Ok(ListToolsResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             tools: __p::need(self.tools, "tools")?,
@@ -8966,24 +8864,24 @@ impl __p::Builder for __ListToolsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
-impl __p::serde::Serialize for ListToolsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("tools", &self.tools)?;
@@ -8999,19 +8897,19 @@ impl __rt::SchemaType for ListToolsResult {
     }
 }
 impl __p::Shape for ListToolsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["tools"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+                ("tools", <Vec<Tool> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
 }
@@ -9019,11 +8917,11 @@ impl __p::Shape for ListToolsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
-    pub structured_content: ::core::option::Option<__rt::JsonObject>,
+    pub structured_content: Option<__rt::JsonObject>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -9036,7 +8934,7 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -9044,10 +8942,10 @@ pub struct CallToolResult {
 /// Reads and writes `CallToolResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    content: ::core::option::Option<::std::vec::Vec<ContentBlock>>,
-    structured_content: ::core::option::Option<__rt::JsonObject>,
-    is_error: ::core::option::Option<bool>,
+    meta: Option<__rt::JsonObject>,
+    content: Option<Vec<ContentBlock>>,
+    structured_content: Option<__rt::JsonObject>,
+    is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolResultBuilder {
@@ -9067,10 +8965,8 @@ impl __p::Builder for __CallToolResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolResult, E> {
-        ::core::result::Result::Ok(CallToolResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolResult, E> {
+        Ok(CallToolResult {
             meta: self.meta,
             content: __p::need(self.content, "content")?,
             structured_content: self.structured_content,
@@ -9079,28 +8975,28 @@ impl __p::Builder for __CallToolResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
-impl __p::serde::Serialize for CallToolResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.structured_content {
+        if let Some(v) = &self.structured_content {
             m.serialize_entry("structuredContent", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
         for (k, v) in &self.extra {
@@ -9115,16 +9011,13 @@ impl __rt::SchemaType for CallToolResult {
     }
 }
 impl __p::Shape for CallToolResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["content"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                (
-                    "content",
-                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("content", <Vec<ContentBlock> as __p::Shape>::fits as __p::Fit),
                 (
                     "structuredContent",
                     <__rt::JsonObject as __p::Shape>::fits as __p::Fit,
@@ -9134,7 +9027,7 @@ impl __p::Shape for CallToolResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
 }
@@ -9142,18 +9035,18 @@ impl __p::Shape for CallToolResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    pub task: ::core::option::Option<TaskMetadata>,
+    pub task: Option<TaskMetadata>,
     /// The name of the tool.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for the tool call.
-    pub arguments: ::core::option::Option<__rt::JsonObject>,
+    pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9161,10 +9054,10 @@ pub struct CallToolRequestParams {
 /// Reads and writes `CallToolRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    task: ::core::option::Option<TaskMetadata>,
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<RequestParamsMeta>,
+    task: Option<TaskMetadata>,
+    name: Option<String>,
+    arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestParamsBuilder {
@@ -9182,10 +9075,10 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CallToolRequestParams, E> {
-        ::core::result::Result::Ok(CallToolRequestParams {
+        Ok(CallToolRequestParams {
             meta: self.meta,
             task: self.task,
             name: __p::need(self.name, "name")?,
@@ -9194,8 +9087,8 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9204,21 +9097,21 @@ impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
         >(d, "CallToolRequestParams")
     }
 }
-impl __p::serde::Serialize for CallToolRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.task {
+        if let Some(v) = &self.task {
             m.serialize_entry("task", v)?;
         }
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -9233,20 +9126,20 @@ impl __rt::SchemaType for CallToolRequestParams {
     }
 }
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
                 ("task", <TaskMetadata as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -9265,9 +9158,9 @@ pub struct CallToolRequest {
 #[derive(Default)]
 pub struct __CallToolRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CallToolRequestParams>,
+    params: Option<CallToolRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestBuilder {
@@ -9299,32 +9192,30 @@ impl __p::Builder for __CallToolRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CallToolRequest {
+        Ok(CallToolRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
-impl __p::serde::Serialize for CallToolRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/call")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -9341,7 +9232,7 @@ impl __rt::SchemaType for CallToolRequest {
     }
 }
 impl __p::Shape for CallToolRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -9355,7 +9246,7 @@ impl __p::Shape for CallToolRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -9371,7 +9262,7 @@ impl __p::Shape for CallToolRequest {
 /// Always carries `"method": "notifications/tools/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9380,7 +9271,7 @@ pub struct ToolListChangedNotification {
 #[derive(Default)]
 pub struct __ToolListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -9412,19 +9303,19 @@ impl __p::Builder for __ToolListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ToolListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ToolListChangedNotification {
+        Ok(ToolListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9433,15 +9324,15 @@ impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
         >(d, "ToolListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ToolListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/tools/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -9457,7 +9348,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
     }
 }
 impl __p::Shape for ToolListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -9468,7 +9359,7 @@ impl __p::Shape for ToolListChangedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -9490,32 +9381,32 @@ impl __p::Shape for ToolListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolAnnotations {
     /// A human-readable title for the tool.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    pub read_only_hint: ::core::option::Option<bool>,
+    pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
     ///
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    pub destructive_hint: ::core::option::Option<bool>,
+    pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
     ///
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    pub idempotent_hint: ::core::option::Option<bool>,
+    pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
     /// For example, the world of a web search tool is open, whereas that
     /// of a memory tool is not.
     ///
     /// Default: true
-    pub open_world_hint: ::core::option::Option<bool>,
+    pub open_world_hint: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9523,11 +9414,11 @@ pub struct ToolAnnotations {
 /// Reads and writes `ToolAnnotations` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolAnnotationsBuilder {
-    title: ::core::option::Option<::std::string::String>,
-    read_only_hint: ::core::option::Option<bool>,
-    destructive_hint: ::core::option::Option<bool>,
-    idempotent_hint: ::core::option::Option<bool>,
-    open_world_hint: ::core::option::Option<bool>,
+    title: Option<String>,
+    read_only_hint: Option<bool>,
+    destructive_hint: Option<bool>,
+    idempotent_hint: Option<bool>,
+    open_world_hint: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolAnnotationsBuilder {
@@ -9554,10 +9445,8 @@ impl __p::Builder for __ToolAnnotationsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolAnnotations, E> {
-        ::core::result::Result::Ok(ToolAnnotations {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolAnnotations, E> {
+        Ok(ToolAnnotations {
             title: self.title,
             read_only_hint: self.read_only_hint,
             destructive_hint: self.destructive_hint,
@@ -9567,33 +9456,33 @@ impl __p::Builder for __ToolAnnotationsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolAnnotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
-impl __p::serde::Serialize for ToolAnnotations {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolAnnotations {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.read_only_hint {
+        if let Some(v) = &self.read_only_hint {
             m.serialize_entry("readOnlyHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.destructive_hint {
+        if let Some(v) = &self.destructive_hint {
             m.serialize_entry("destructiveHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.idempotent_hint {
+        if let Some(v) = &self.idempotent_hint {
             m.serialize_entry("idempotentHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.open_world_hint {
+        if let Some(v) = &self.open_world_hint {
             m.serialize_entry("openWorldHint", v)?;
         }
         for (k, v) in &self.extra {
@@ -9608,12 +9497,12 @@ impl __rt::SchemaType for ToolAnnotations {
     }
 }
 impl __p::Shape for ToolAnnotations {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
                 ("readOnlyHint", <bool as __p::Shape>::fits as __p::Fit),
                 ("destructiveHint", <bool as __p::Shape>::fits as __p::Fit),
                 ("idempotentHint", <bool as __p::Shape>::fits as __p::Fit),
@@ -9622,7 +9511,7 @@ impl __p::Shape for ToolAnnotations {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -9638,7 +9527,7 @@ pub struct ToolExecution {
     /// - "required": Tool requires task-augmented execution
     ///
     /// Default: "forbidden"
-    pub task_support: ::core::option::Option<ToolExecutionTaskSupport>,
+    pub task_support: Option<ToolExecutionTaskSupport>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9646,7 +9535,7 @@ pub struct ToolExecution {
 /// Reads and writes `ToolExecution` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolExecutionBuilder {
-    task_support: ::core::option::Option<ToolExecutionTaskSupport>,
+    task_support: Option<ToolExecutionTaskSupport>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolExecutionBuilder {
@@ -9663,30 +9552,28 @@ impl __p::Builder for __ToolExecutionBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolExecution, E> {
-        ::core::result::Result::Ok(ToolExecution {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolExecution, E> {
+        Ok(ToolExecution {
             task_support: self.task_support,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolExecution {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolExecution {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolExecutionBuilder>(d, "ToolExecution")
     }
 }
-impl __p::serde::Serialize for ToolExecution {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolExecution {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.task_support {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.task_support {
             m.serialize_entry("taskSupport", v)?;
         }
         for (k, v) in &self.extra {
@@ -9701,7 +9588,7 @@ impl __rt::SchemaType for ToolExecution {
     }
 }
 impl __p::Shape for ToolExecution {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -9714,7 +9601,7 @@ impl __p::Shape for ToolExecution {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -9728,7 +9615,7 @@ pub enum ToolExecutionTaskSupport {
     /// `"required"`
     Required,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl ToolExecutionTaskSupport {
     /// The value as written on the wire.
@@ -9749,28 +9636,28 @@ impl ToolExecutionTaskSupport {
         }
     }
 }
-impl ::core::fmt::Display for ToolExecutionTaskSupport {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for ToolExecutionTaskSupport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for ToolExecutionTaskSupport {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolExecutionTaskSupport {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolExecutionTaskSupport {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolExecutionTaskSupport {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a ToolExecutionTaskSupport string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for ToolExecutionTaskSupport {
@@ -9779,10 +9666,10 @@ impl __rt::SchemaType for ToolExecutionTaskSupport {
     }
 }
 impl __p::Shape for ToolExecutionTaskSupport {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -9792,7 +9679,7 @@ impl __p::Shape for ToolExecutionTaskSupport {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -9800,14 +9687,14 @@ impl __p::Shape for ToolExecutionTaskSupport {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tool {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -9817,27 +9704,27 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     pub input_schema: ToolInputSchema,
     /// Execution-related properties for this tool.
-    pub execution: ::core::option::Option<ToolExecution>,
+    pub execution: Option<ToolExecution>,
     /// An optional JSON Schema object defining the structure of the tool's output returned in
     /// the structuredContent field of a CallToolResult.
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
     /// Currently restricted to type: "object" at the root level.
-    pub output_schema: ::core::option::Option<ToolOutputSchema>,
+    pub output_schema: Option<ToolOutputSchema>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    pub annotations: ::core::option::Option<ToolAnnotations>,
+    pub annotations: Option<ToolAnnotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9845,15 +9732,15 @@ pub struct Tool {
 /// Reads and writes `Tool` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    description: ::core::option::Option<::std::string::String>,
-    input_schema: ::core::option::Option<ToolInputSchema>,
-    execution: ::core::option::Option<ToolExecution>,
-    output_schema: ::core::option::Option<ToolOutputSchema>,
-    annotations: ::core::option::Option<ToolAnnotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    description: Option<String>,
+    input_schema: Option<ToolInputSchema>,
+    execution: Option<ToolExecution>,
+    output_schema: Option<ToolOutputSchema>,
+    annotations: Option<ToolAnnotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolBuilder {
@@ -9882,8 +9769,8 @@ impl __p::Builder for __ToolBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
-        ::core::result::Result::Ok(Tool {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
+        Ok(Tool {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -9897,41 +9784,41 @@ impl __p::Builder for __ToolBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
-impl __p::serde::Serialize for Tool {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Tool {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("inputSchema", &self.input_schema)?;
-        if let ::core::option::Option::Some(v) = &self.execution {
+        if let Some(v) = &self.execution {
             m.serialize_entry("execution", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.output_schema {
+        if let Some(v) = &self.output_schema {
             m.serialize_entry("outputSchema", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -9946,15 +9833,15 @@ impl __rt::SchemaType for Tool {
     }
 }
 impl __p::Shape for Tool {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "inputSchema"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
                 ("execution", <ToolExecution as __p::Shape>::fits as __p::Fit),
                 ("outputSchema", <ToolOutputSchema as __p::Shape>::fits as __p::Fit),
@@ -9964,7 +9851,7 @@ impl __p::Shape for Tool {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
@@ -9973,11 +9860,9 @@ impl __p::Shape for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
-    pub schema: ::core::option::Option<::std::string::String>,
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub schema: Option<String>,
+    pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9985,12 +9870,10 @@ pub struct ToolInputSchema {
 /// Reads and writes `ToolInputSchema` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolInputSchemaBuilder {
-    schema: ::core::option::Option<::std::string::String>,
+    schema: Option<String>,
     __lit_type: bool,
-    properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolInputSchemaBuilder {
@@ -10012,11 +9895,9 @@ impl __p::Builder for __ToolInputSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolInputSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolInputSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolInputSchema {
+        Ok(ToolInputSchema {
             schema: self.schema,
             properties: self.properties,
             required: self.required,
@@ -10024,28 +9905,28 @@ impl __p::Builder for __ToolInputSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
-impl __p::serde::Serialize for ToolInputSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolInputSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.schema {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.schema {
             m.serialize_entry("$schema", v)?;
         }
         m.serialize_entry("type", "object")?;
-        if let ::core::option::Option::Some(v) = &self.properties {
+        if let Some(v) = &self.properties {
             m.serialize_entry("properties", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -10060,29 +9941,22 @@ impl __rt::SchemaType for ToolInputSchema {
     }
 }
 impl __p::Shape for ToolInputSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
-                ("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("$schema", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "properties",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "required",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("required", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
@@ -10091,11 +9965,9 @@ impl __p::Shape for ToolInputSchema {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
-    pub schema: ::core::option::Option<::std::string::String>,
-    pub properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub schema: Option<String>,
+    pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10103,12 +9975,10 @@ pub struct ToolOutputSchema {
 /// Reads and writes `ToolOutputSchema` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolOutputSchemaBuilder {
-    schema: ::core::option::Option<::std::string::String>,
+    schema: Option<String>,
     __lit_type: bool,
-    properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, __rt::JsonObject>,
-    >,
-    required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolOutputSchemaBuilder {
@@ -10130,11 +10000,9 @@ impl __p::Builder for __ToolOutputSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolOutputSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolOutputSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolOutputSchema {
+        Ok(ToolOutputSchema {
             schema: self.schema,
             properties: self.properties,
             required: self.required,
@@ -10142,28 +10010,28 @@ impl __p::Builder for __ToolOutputSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
     }
 }
-impl __p::serde::Serialize for ToolOutputSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolOutputSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.schema {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.schema {
             m.serialize_entry("$schema", v)?;
         }
         m.serialize_entry("type", "object")?;
-        if let ::core::option::Option::Some(v) = &self.properties {
+        if let Some(v) = &self.properties {
             m.serialize_entry("properties", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -10178,29 +10046,22 @@ impl __rt::SchemaType for ToolOutputSchema {
     }
 }
 impl __p::Shape for ToolOutputSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
-                ("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("$schema", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "properties",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        __rt::JsonObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, __rt::JsonObject> as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "required",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("required", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
@@ -10218,7 +10079,7 @@ pub enum TaskStatus {
     /// `"cancelled"`
     Cancelled,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl TaskStatus {
     /// The value as written on the wire.
@@ -10243,28 +10104,28 @@ impl TaskStatus {
         }
     }
 }
-impl ::core::fmt::Display for TaskStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for TaskStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for TaskStatus {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TaskStatus {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TaskStatus {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TaskStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a TaskStatus string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for TaskStatus {
@@ -10273,10 +10134,10 @@ impl __rt::SchemaType for TaskStatus {
     }
 }
 impl __p::Shape for TaskStatus {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -10286,7 +10147,7 @@ impl __p::Shape for TaskStatus {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -10295,7 +10156,7 @@ impl __p::Shape for TaskStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
-    pub ttl: ::core::option::Option<i64>,
+    pub ttl: Option<i64>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10303,7 +10164,7 @@ pub struct TaskMetadata {
 /// Reads and writes `TaskMetadata` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TaskMetadataBuilder {
-    ttl: ::core::option::Option<i64>,
+    ttl: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TaskMetadataBuilder {
@@ -10318,30 +10179,28 @@ impl __p::Builder for __TaskMetadataBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<TaskMetadata, E> {
-        ::core::result::Result::Ok(TaskMetadata {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<TaskMetadata, E> {
+        Ok(TaskMetadata {
             ttl: self.ttl,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TaskMetadata {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TaskMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __TaskMetadataBuilder>(d, "TaskMetadata")
     }
 }
-impl __p::serde::Serialize for TaskMetadata {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TaskMetadata {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.ttl {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.ttl {
             m.serialize_entry("ttl", v)?;
         }
         for (k, v) in &self.extra {
@@ -10356,10 +10215,10 @@ impl __rt::SchemaType for TaskMetadata {
     }
 }
 impl __p::Shape for TaskMetadata {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(v, &[], &[("ttl", <i64 as __p::Shape>::fits as __p::Fit)], &[])
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -10368,7 +10227,7 @@ impl __p::Shape for TaskMetadata {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RelatedTaskMetadata {
     /// The task identifier this message is associated with.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10376,7 +10235,7 @@ pub struct RelatedTaskMetadata {
 /// Reads and writes `RelatedTaskMetadata` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RelatedTaskMetadataBuilder {
-    task_id: ::core::option::Option<::std::string::String>,
+    task_id: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RelatedTaskMetadataBuilder {
@@ -10391,17 +10250,17 @@ impl __p::Builder for __RelatedTaskMetadataBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RelatedTaskMetadata, E> {
-        ::core::result::Result::Ok(RelatedTaskMetadata {
+        Ok(RelatedTaskMetadata {
             task_id: __p::need(self.task_id, "taskId")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RelatedTaskMetadata {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RelatedTaskMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10410,13 +10269,13 @@ impl<'de> __p::serde::Deserialize<'de> for RelatedTaskMetadata {
         >(d, "RelatedTaskMetadata")
     }
 }
-impl __p::serde::Serialize for RelatedTaskMetadata {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RelatedTaskMetadata {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("taskId", &self.task_id)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -10430,15 +10289,15 @@ impl __rt::SchemaType for RelatedTaskMetadata {
     }
 }
 impl __p::Shape for RelatedTaskMetadata {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
-            &[("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("taskId", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
@@ -10446,7 +10305,7 @@ impl __p::Shape for RelatedTaskMetadata {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Task {
     /// The task identifier.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Current task state.
     pub status: TaskStatus,
     /// Optional human-readable message describing the current task state.
@@ -10454,17 +10313,17 @@ pub struct Task {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    pub status_message: ::core::option::Option<::std::string::String>,
+    pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
-    pub created_at: ::std::string::String,
+    pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
-    pub last_updated_at: ::std::string::String,
+    pub last_updated_at: String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// May be `null`.
     pub ttl: __rt::Nullable<i64>,
     /// Suggested polling interval in milliseconds.
-    pub poll_interval: ::core::option::Option<i64>,
+    pub poll_interval: Option<i64>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10472,13 +10331,13 @@ pub struct Task {
 /// Reads and writes `Task` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TaskBuilder {
-    task_id: ::core::option::Option<::std::string::String>,
-    status: ::core::option::Option<TaskStatus>,
-    status_message: ::core::option::Option<::std::string::String>,
-    created_at: ::core::option::Option<::std::string::String>,
-    last_updated_at: ::core::option::Option<::std::string::String>,
-    ttl: ::core::option::Option<__rt::Nullable<i64>>,
-    poll_interval: ::core::option::Option<i64>,
+    task_id: Option<String>,
+    status: Option<TaskStatus>,
+    status_message: Option<String>,
+    created_at: Option<String>,
+    last_updated_at: Option<String>,
+    ttl: Option<__rt::Nullable<i64>>,
+    poll_interval: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TaskBuilder {
@@ -10505,8 +10364,8 @@ impl __p::Builder for __TaskBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Task, E> {
-        ::core::result::Result::Ok(Task {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Task, E> {
+        Ok(Task {
             task_id: __p::need(self.task_id, "taskId")?,
             status: __p::need(self.status, "status")?,
             status_message: self.status_message,
@@ -10518,29 +10377,29 @@ impl __p::Builder for __TaskBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Task {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Task {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __TaskBuilder>(d, "Task")
     }
 }
-impl __p::serde::Serialize for Task {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Task {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
-        if let ::core::option::Option::Some(v) = &self.status_message {
+        if let Some(v) = &self.status_message {
             m.serialize_entry("statusMessage", v)?;
         }
         m.serialize_entry("createdAt", &self.created_at)?;
         m.serialize_entry("lastUpdatedAt", &self.last_updated_at)?;
         m.serialize_entry("ttl", &self.ttl)?;
-        if let ::core::option::Option::Some(v) = &self.poll_interval {
+        if let Some(v) = &self.poll_interval {
             m.serialize_entry("pollInterval", v)?;
         }
         for (k, v) in &self.extra {
@@ -10555,29 +10414,23 @@ impl __rt::SchemaType for Task {
     }
 }
 impl __p::Shape for Task {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[
-                ("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("taskId", <String as __p::Shape>::fits as __p::Fit),
                 ("status", <TaskStatus as __p::Shape>::fits as __p::Fit),
-                (
-                    "statusMessage",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                ("createdAt", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "lastUpdatedAt",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("statusMessage", <String as __p::Shape>::fits as __p::Fit),
+                ("createdAt", <String as __p::Shape>::fits as __p::Fit),
+                ("lastUpdatedAt", <String as __p::Shape>::fits as __p::Fit),
                 ("ttl", <__rt::Nullable<i64> as __p::Shape>::fits as __p::Fit),
                 ("pollInterval", <i64 as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -10589,7 +10442,7 @@ impl __p::Shape for Task {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     pub task: Task,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -10598,8 +10451,8 @@ pub struct CreateTaskResult {
 /// Reads and writes `CreateTaskResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateTaskResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    task: ::core::option::Option<Task>,
+    meta: Option<__rt::JsonObject>,
+    task: Option<Task>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateTaskResultBuilder {
@@ -10615,31 +10468,29 @@ impl __p::Builder for __CreateTaskResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CreateTaskResult, E> {
-        ::core::result::Result::Ok(CreateTaskResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CreateTaskResult, E> {
+        Ok(CreateTaskResult {
             meta: self.meta,
             task: __p::need(self.task, "task")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateTaskResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateTaskResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CreateTaskResultBuilder>(d, "CreateTaskResult")
     }
 }
-impl __p::serde::Serialize for CreateTaskResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateTaskResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("task", &self.task)?;
@@ -10655,7 +10506,7 @@ impl __rt::SchemaType for CreateTaskResult {
     }
 }
 impl __p::Shape for CreateTaskResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["task"],
@@ -10666,7 +10517,7 @@ impl __p::Shape for CreateTaskResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["task"], &[])
     }
 }
@@ -10685,9 +10536,9 @@ pub struct GetTaskRequest {
 #[derive(Default)]
 pub struct __GetTaskRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<GetTaskRequestParams>,
+    params: Option<GetTaskRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetTaskRequestBuilder {
@@ -10719,32 +10570,30 @@ impl __p::Builder for __GetTaskRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetTaskRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetTaskRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(GetTaskRequest {
+        Ok(GetTaskRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetTaskRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetTaskRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetTaskRequestBuilder>(d, "GetTaskRequest")
     }
 }
-impl __p::serde::Serialize for GetTaskRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetTaskRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tasks/get")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -10761,7 +10610,7 @@ impl __rt::SchemaType for GetTaskRequest {
     }
 }
 impl __p::Shape for GetTaskRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -10775,7 +10624,7 @@ impl __p::Shape for GetTaskRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -10790,7 +10639,7 @@ impl __p::Shape for GetTaskRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetTaskRequestParams {
     /// The task identifier to query.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10798,7 +10647,7 @@ pub struct GetTaskRequestParams {
 /// Reads and writes `GetTaskRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetTaskRequestParamsBuilder {
-    task_id: ::core::option::Option<::std::string::String>,
+    task_id: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetTaskRequestParamsBuilder {
@@ -10813,17 +10662,17 @@ impl __p::Builder for __GetTaskRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetTaskRequestParams, E> {
-        ::core::result::Result::Ok(GetTaskRequestParams {
+        Ok(GetTaskRequestParams {
             task_id: __p::need(self.task_id, "taskId")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetTaskRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10832,13 +10681,13 @@ impl<'de> __p::serde::Deserialize<'de> for GetTaskRequestParams {
         >(d, "GetTaskRequestParams")
     }
 }
-impl __p::serde::Serialize for GetTaskRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetTaskRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("taskId", &self.task_id)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -10852,15 +10701,15 @@ impl __rt::SchemaType for GetTaskRequestParams {
     }
 }
 impl __p::Shape for GetTaskRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
-            &[("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("taskId", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
@@ -10868,9 +10717,9 @@ impl __p::Shape for GetTaskRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The task identifier.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Current task state.
     pub status: TaskStatus,
     /// Optional human-readable message describing the current task state.
@@ -10878,17 +10727,17 @@ pub struct GetTaskResult {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    pub status_message: ::core::option::Option<::std::string::String>,
+    pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
-    pub created_at: ::std::string::String,
+    pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
-    pub last_updated_at: ::std::string::String,
+    pub last_updated_at: String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// May be `null`.
     pub ttl: __rt::Nullable<i64>,
     /// Suggested polling interval in milliseconds.
-    pub poll_interval: ::core::option::Option<i64>,
+    pub poll_interval: Option<i64>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -10896,14 +10745,14 @@ pub struct GetTaskResult {
 /// Reads and writes `GetTaskResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetTaskResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    task_id: ::core::option::Option<::std::string::String>,
-    status: ::core::option::Option<TaskStatus>,
-    status_message: ::core::option::Option<::std::string::String>,
-    created_at: ::core::option::Option<::std::string::String>,
-    last_updated_at: ::core::option::Option<::std::string::String>,
-    ttl: ::core::option::Option<__rt::Nullable<i64>>,
-    poll_interval: ::core::option::Option<i64>,
+    meta: Option<__rt::JsonObject>,
+    task_id: Option<String>,
+    status: Option<TaskStatus>,
+    status_message: Option<String>,
+    created_at: Option<String>,
+    last_updated_at: Option<String>,
+    ttl: Option<__rt::Nullable<i64>>,
+    poll_interval: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetTaskResultBuilder {
@@ -10931,10 +10780,8 @@ impl __p::Builder for __GetTaskResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetTaskResult, E> {
-        ::core::result::Result::Ok(GetTaskResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetTaskResult, E> {
+        Ok(GetTaskResult {
             meta: self.meta,
             task_id: __p::need(self.task_id, "taskId")?,
             status: __p::need(self.status, "status")?,
@@ -10947,32 +10794,32 @@ impl __p::Builder for __GetTaskResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetTaskResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetTaskResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetTaskResultBuilder>(d, "GetTaskResult")
     }
 }
-impl __p::serde::Serialize for GetTaskResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetTaskResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
-        if let ::core::option::Option::Some(v) = &self.status_message {
+        if let Some(v) = &self.status_message {
             m.serialize_entry("statusMessage", v)?;
         }
         m.serialize_entry("createdAt", &self.created_at)?;
         m.serialize_entry("lastUpdatedAt", &self.last_updated_at)?;
         m.serialize_entry("ttl", &self.ttl)?;
-        if let ::core::option::Option::Some(v) = &self.poll_interval {
+        if let Some(v) = &self.poll_interval {
             m.serialize_entry("pollInterval", v)?;
         }
         for (k, v) in &self.extra {
@@ -10987,30 +10834,24 @@ impl __rt::SchemaType for GetTaskResult {
     }
 }
 impl __p::Shape for GetTaskResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("taskId", <String as __p::Shape>::fits as __p::Fit),
                 ("status", <TaskStatus as __p::Shape>::fits as __p::Fit),
-                (
-                    "statusMessage",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                ("createdAt", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "lastUpdatedAt",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("statusMessage", <String as __p::Shape>::fits as __p::Fit),
+                ("createdAt", <String as __p::Shape>::fits as __p::Fit),
+                ("lastUpdatedAt", <String as __p::Shape>::fits as __p::Fit),
                 ("ttl", <__rt::Nullable<i64> as __p::Shape>::fits as __p::Fit),
                 ("pollInterval", <i64 as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -11033,9 +10874,9 @@ pub struct GetTaskPayloadRequest {
 #[derive(Default)]
 pub struct __GetTaskPayloadRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<GetTaskPayloadRequestParams>,
+    params: Option<GetTaskPayloadRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetTaskPayloadRequestBuilder {
@@ -11067,20 +10908,20 @@ impl __p::Builder for __GetTaskPayloadRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetTaskPayloadRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(GetTaskPayloadRequest {
+        Ok(GetTaskPayloadRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetTaskPayloadRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -11089,13 +10930,13 @@ impl<'de> __p::serde::Deserialize<'de> for GetTaskPayloadRequest {
         >(d, "GetTaskPayloadRequest")
     }
 }
-impl __p::serde::Serialize for GetTaskPayloadRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetTaskPayloadRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tasks/result")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -11112,7 +10953,7 @@ impl __rt::SchemaType for GetTaskPayloadRequest {
     }
 }
 impl __p::Shape for GetTaskPayloadRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -11129,7 +10970,7 @@ impl __p::Shape for GetTaskPayloadRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -11144,7 +10985,7 @@ impl __p::Shape for GetTaskPayloadRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetTaskPayloadRequestParams {
     /// The task identifier to retrieve results for.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11152,7 +10993,7 @@ pub struct GetTaskPayloadRequestParams {
 /// Reads and writes `GetTaskPayloadRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetTaskPayloadRequestParamsBuilder {
-    task_id: ::core::option::Option<::std::string::String>,
+    task_id: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetTaskPayloadRequestParamsBuilder {
@@ -11167,17 +11008,17 @@ impl __p::Builder for __GetTaskPayloadRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetTaskPayloadRequestParams, E> {
-        ::core::result::Result::Ok(GetTaskPayloadRequestParams {
+        Ok(GetTaskPayloadRequestParams {
             task_id: __p::need(self.task_id, "taskId")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetTaskPayloadRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -11186,13 +11027,13 @@ impl<'de> __p::serde::Deserialize<'de> for GetTaskPayloadRequestParams {
         >(d, "GetTaskPayloadRequestParams")
     }
 }
-impl __p::serde::Serialize for GetTaskPayloadRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetTaskPayloadRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("taskId", &self.task_id)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -11206,15 +11047,15 @@ impl __rt::SchemaType for GetTaskPayloadRequestParams {
     }
 }
 impl __p::Shape for GetTaskPayloadRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
-            &[("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("taskId", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
@@ -11224,7 +11065,7 @@ impl __p::Shape for GetTaskPayloadRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetTaskPayloadResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -11232,7 +11073,7 @@ pub struct GetTaskPayloadResult {
 /// Reads and writes `GetTaskPayloadResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetTaskPayloadResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetTaskPayloadResultBuilder {
@@ -11247,17 +11088,17 @@ impl __p::Builder for __GetTaskPayloadResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetTaskPayloadResult, E> {
-        ::core::result::Result::Ok(GetTaskPayloadResult {
+        Ok(GetTaskPayloadResult {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetTaskPayloadResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetTaskPayloadResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -11266,14 +11107,14 @@ impl<'de> __p::serde::Deserialize<'de> for GetTaskPayloadResult {
         >(d, "GetTaskPayloadResult")
     }
 }
-impl __p::serde::Serialize for GetTaskPayloadResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetTaskPayloadResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -11288,7 +11129,7 @@ impl __rt::SchemaType for GetTaskPayloadResult {
     }
 }
 impl __p::Shape for GetTaskPayloadResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -11296,7 +11137,7 @@ impl __p::Shape for GetTaskPayloadResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -11315,9 +11156,9 @@ pub struct CancelTaskRequest {
 #[derive(Default)]
 pub struct __CancelTaskRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CancelTaskRequestParams>,
+    params: Option<CancelTaskRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelTaskRequestBuilder {
@@ -11349,32 +11190,32 @@ impl __p::Builder for __CancelTaskRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelTaskRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CancelTaskRequest {
+        Ok(CancelTaskRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelTaskRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CancelTaskRequestBuilder>(d, "CancelTaskRequest")
     }
 }
-impl __p::serde::Serialize for CancelTaskRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelTaskRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tasks/cancel")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -11391,7 +11232,7 @@ impl __rt::SchemaType for CancelTaskRequest {
     }
 }
 impl __p::Shape for CancelTaskRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -11405,7 +11246,7 @@ impl __p::Shape for CancelTaskRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -11420,7 +11261,7 @@ impl __p::Shape for CancelTaskRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CancelTaskRequestParams {
     /// The task identifier to cancel.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11428,7 +11269,7 @@ pub struct CancelTaskRequestParams {
 /// Reads and writes `CancelTaskRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CancelTaskRequestParamsBuilder {
-    task_id: ::core::option::Option<::std::string::String>,
+    task_id: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelTaskRequestParamsBuilder {
@@ -11443,17 +11284,17 @@ impl __p::Builder for __CancelTaskRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelTaskRequestParams, E> {
-        ::core::result::Result::Ok(CancelTaskRequestParams {
+        Ok(CancelTaskRequestParams {
             task_id: __p::need(self.task_id, "taskId")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelTaskRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -11462,13 +11303,13 @@ impl<'de> __p::serde::Deserialize<'de> for CancelTaskRequestParams {
         >(d, "CancelTaskRequestParams")
     }
 }
-impl __p::serde::Serialize for CancelTaskRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelTaskRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("taskId", &self.task_id)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -11482,15 +11323,15 @@ impl __rt::SchemaType for CancelTaskRequestParams {
     }
 }
 impl __p::Shape for CancelTaskRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
-            &[("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("taskId", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
@@ -11498,9 +11339,9 @@ impl __p::Shape for CancelTaskRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The task identifier.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Current task state.
     pub status: TaskStatus,
     /// Optional human-readable message describing the current task state.
@@ -11508,17 +11349,17 @@ pub struct CancelTaskResult {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    pub status_message: ::core::option::Option<::std::string::String>,
+    pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
-    pub created_at: ::std::string::String,
+    pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
-    pub last_updated_at: ::std::string::String,
+    pub last_updated_at: String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// May be `null`.
     pub ttl: __rt::Nullable<i64>,
     /// Suggested polling interval in milliseconds.
-    pub poll_interval: ::core::option::Option<i64>,
+    pub poll_interval: Option<i64>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -11526,14 +11367,14 @@ pub struct CancelTaskResult {
 /// Reads and writes `CancelTaskResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CancelTaskResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    task_id: ::core::option::Option<::std::string::String>,
-    status: ::core::option::Option<TaskStatus>,
-    status_message: ::core::option::Option<::std::string::String>,
-    created_at: ::core::option::Option<::std::string::String>,
-    last_updated_at: ::core::option::Option<::std::string::String>,
-    ttl: ::core::option::Option<__rt::Nullable<i64>>,
-    poll_interval: ::core::option::Option<i64>,
+    meta: Option<__rt::JsonObject>,
+    task_id: Option<String>,
+    status: Option<TaskStatus>,
+    status_message: Option<String>,
+    created_at: Option<String>,
+    last_updated_at: Option<String>,
+    ttl: Option<__rt::Nullable<i64>>,
+    poll_interval: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelTaskResultBuilder {
@@ -11561,10 +11402,8 @@ impl __p::Builder for __CancelTaskResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CancelTaskResult, E> {
-        ::core::result::Result::Ok(CancelTaskResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CancelTaskResult, E> {
+        Ok(CancelTaskResult {
             meta: self.meta,
             task_id: __p::need(self.task_id, "taskId")?,
             status: __p::need(self.status, "status")?,
@@ -11577,32 +11416,32 @@ impl __p::Builder for __CancelTaskResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelTaskResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelTaskResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CancelTaskResultBuilder>(d, "CancelTaskResult")
     }
 }
-impl __p::serde::Serialize for CancelTaskResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelTaskResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
-        if let ::core::option::Option::Some(v) = &self.status_message {
+        if let Some(v) = &self.status_message {
             m.serialize_entry("statusMessage", v)?;
         }
         m.serialize_entry("createdAt", &self.created_at)?;
         m.serialize_entry("lastUpdatedAt", &self.last_updated_at)?;
         m.serialize_entry("ttl", &self.ttl)?;
-        if let ::core::option::Option::Some(v) = &self.poll_interval {
+        if let Some(v) = &self.poll_interval {
             m.serialize_entry("pollInterval", v)?;
         }
         for (k, v) in &self.extra {
@@ -11617,30 +11456,24 @@ impl __rt::SchemaType for CancelTaskResult {
     }
 }
 impl __p::Shape for CancelTaskResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("taskId", <String as __p::Shape>::fits as __p::Fit),
                 ("status", <TaskStatus as __p::Shape>::fits as __p::Fit),
-                (
-                    "statusMessage",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                ("createdAt", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "lastUpdatedAt",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("statusMessage", <String as __p::Shape>::fits as __p::Fit),
+                ("createdAt", <String as __p::Shape>::fits as __p::Fit),
+                ("lastUpdatedAt", <String as __p::Shape>::fits as __p::Fit),
                 ("ttl", <__rt::Nullable<i64> as __p::Shape>::fits as __p::Fit),
                 ("pollInterval", <i64 as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -11653,7 +11486,7 @@ impl __p::Shape for CancelTaskResult {
 /// Always carries `"method": "tasks/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListTasksRequest {
-    pub params: ::core::option::Option<PaginatedRequestParams>,
+    pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11663,9 +11496,9 @@ pub struct ListTasksRequest {
 #[derive(Default)]
 pub struct __ListTasksRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListTasksRequestBuilder {
@@ -11697,34 +11530,32 @@ impl __p::Builder for __ListTasksRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListTasksRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListTasksRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListTasksRequest {
+        Ok(ListTasksRequest {
             params: self.params,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListTasksRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListTasksRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListTasksRequestBuilder>(d, "ListTasksRequest")
     }
 }
-impl __p::serde::Serialize for ListTasksRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListTasksRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tasks/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -11741,7 +11572,7 @@ impl __rt::SchemaType for ListTasksRequest {
     }
 }
 impl __p::Shape for ListTasksRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -11755,7 +11586,7 @@ impl __p::Shape for ListTasksRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -11770,11 +11601,11 @@ impl __p::Shape for ListTasksRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListTasksResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
-    pub tasks: ::std::vec::Vec<Task>,
+    pub next_cursor: Option<Cursor>,
+    pub tasks: Vec<Task>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -11782,9 +11613,9 @@ pub struct ListTasksResult {
 /// Reads and writes `ListTasksResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListTasksResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    next_cursor: ::core::option::Option<Cursor>,
-    tasks: ::core::option::Option<::std::vec::Vec<Task>>,
+    meta: Option<__rt::JsonObject>,
+    next_cursor: Option<Cursor>,
+    tasks: Option<Vec<Task>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListTasksResultBuilder {
@@ -11803,10 +11634,8 @@ impl __p::Builder for __ListTasksResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListTasksResult, E> {
-        ::core::result::Result::Ok(ListTasksResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListTasksResult, E> {
+        Ok(ListTasksResult {
             meta: self.meta,
             next_cursor: self.next_cursor,
             tasks: __p::need(self.tasks, "tasks")?,
@@ -11814,24 +11643,24 @@ impl __p::Builder for __ListTasksResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListTasksResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListTasksResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListTasksResultBuilder>(d, "ListTasksResult")
     }
 }
-impl __p::serde::Serialize for ListTasksResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListTasksResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("tasks", &self.tasks)?;
@@ -11847,19 +11676,19 @@ impl __rt::SchemaType for ListTasksResult {
     }
 }
 impl __p::Shape for ListTasksResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["tasks"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
-                ("tasks", <::std::vec::Vec<Task> as __p::Shape>::fits as __p::Fit),
+                ("tasks", <Vec<Task> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tasks"], &[])
     }
 }
@@ -11867,9 +11696,9 @@ impl __p::Shape for ListTasksResult {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The task identifier.
-    pub task_id: ::std::string::String,
+    pub task_id: String,
     /// Current task state.
     pub status: TaskStatus,
     /// Optional human-readable message describing the current task state.
@@ -11877,17 +11706,17 @@ pub struct TaskStatusNotificationParams {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    pub status_message: ::core::option::Option<::std::string::String>,
+    pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
-    pub created_at: ::std::string::String,
+    pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
-    pub last_updated_at: ::std::string::String,
+    pub last_updated_at: String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// May be `null`.
     pub ttl: __rt::Nullable<i64>,
     /// Suggested polling interval in milliseconds.
-    pub poll_interval: ::core::option::Option<i64>,
+    pub poll_interval: Option<i64>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11895,14 +11724,14 @@ pub struct TaskStatusNotificationParams {
 /// Reads and writes `TaskStatusNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TaskStatusNotificationParamsBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    task_id: ::core::option::Option<::std::string::String>,
-    status: ::core::option::Option<TaskStatus>,
-    status_message: ::core::option::Option<::std::string::String>,
-    created_at: ::core::option::Option<::std::string::String>,
-    last_updated_at: ::core::option::Option<::std::string::String>,
-    ttl: ::core::option::Option<__rt::Nullable<i64>>,
-    poll_interval: ::core::option::Option<i64>,
+    meta: Option<__rt::JsonObject>,
+    task_id: Option<String>,
+    status: Option<TaskStatus>,
+    status_message: Option<String>,
+    created_at: Option<String>,
+    last_updated_at: Option<String>,
+    ttl: Option<__rt::Nullable<i64>>,
+    poll_interval: Option<i64>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TaskStatusNotificationParamsBuilder {
@@ -11930,10 +11759,10 @@ impl __p::Builder for __TaskStatusNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TaskStatusNotificationParams, E> {
-        ::core::result::Result::Ok(TaskStatusNotificationParams {
+        Ok(TaskStatusNotificationParams {
             meta: self.meta,
             task_id: __p::need(self.task_id, "taskId")?,
             status: __p::need(self.status, "status")?,
@@ -11946,8 +11775,8 @@ impl __p::Builder for __TaskStatusNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TaskStatusNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -11956,25 +11785,25 @@ impl<'de> __p::serde::Deserialize<'de> for TaskStatusNotificationParams {
         >(d, "TaskStatusNotificationParams")
     }
 }
-impl __p::serde::Serialize for TaskStatusNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TaskStatusNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("taskId", &self.task_id)?;
         m.serialize_entry("status", &self.status)?;
-        if let ::core::option::Option::Some(v) = &self.status_message {
+        if let Some(v) = &self.status_message {
             m.serialize_entry("statusMessage", v)?;
         }
         m.serialize_entry("createdAt", &self.created_at)?;
         m.serialize_entry("lastUpdatedAt", &self.last_updated_at)?;
         m.serialize_entry("ttl", &self.ttl)?;
-        if let ::core::option::Option::Some(v) = &self.poll_interval {
+        if let Some(v) = &self.poll_interval {
             m.serialize_entry("pollInterval", v)?;
         }
         for (k, v) in &self.extra {
@@ -11989,30 +11818,24 @@ impl __rt::SchemaType for TaskStatusNotificationParams {
     }
 }
 impl __p::Shape for TaskStatusNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("taskId", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("taskId", <String as __p::Shape>::fits as __p::Fit),
                 ("status", <TaskStatus as __p::Shape>::fits as __p::Fit),
-                (
-                    "statusMessage",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                ("createdAt", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "lastUpdatedAt",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("statusMessage", <String as __p::Shape>::fits as __p::Fit),
+                ("createdAt", <String as __p::Shape>::fits as __p::Fit),
+                ("lastUpdatedAt", <String as __p::Shape>::fits as __p::Fit),
                 ("ttl", <__rt::Nullable<i64> as __p::Shape>::fits as __p::Fit),
                 ("pollInterval", <i64 as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -12034,7 +11857,7 @@ pub struct TaskStatusNotification {
 #[derive(Default)]
 pub struct __TaskStatusNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<TaskStatusNotificationParams>,
+    params: Option<TaskStatusNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -12066,19 +11889,19 @@ impl __p::Builder for __TaskStatusNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TaskStatusNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(TaskStatusNotification {
+        Ok(TaskStatusNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TaskStatusNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -12087,13 +11910,13 @@ impl<'de> __p::serde::Deserialize<'de> for TaskStatusNotification {
         >(d, "TaskStatusNotification")
     }
 }
-impl __p::serde::Serialize for TaskStatusNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TaskStatusNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/tasks/status")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -12109,7 +11932,7 @@ impl __rt::SchemaType for TaskStatusNotification {
     }
 }
 impl __p::Shape for TaskStatusNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -12125,7 +11948,7 @@ impl __p::Shape for TaskStatusNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -12140,7 +11963,7 @@ impl __p::Shape for TaskStatusNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -12150,8 +11973,8 @@ pub struct SetLevelRequestParams {
 /// Reads and writes `SetLevelRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SetLevelRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    level: ::core::option::Option<LoggingLevel>,
+    meta: Option<RequestParamsMeta>,
+    level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SetLevelRequestParamsBuilder {
@@ -12167,18 +11990,18 @@ impl __p::Builder for __SetLevelRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SetLevelRequestParams, E> {
-        ::core::result::Result::Ok(SetLevelRequestParams {
+        Ok(SetLevelRequestParams {
             meta: self.meta,
             level: __p::need(self.level, "level")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SetLevelRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -12187,14 +12010,14 @@ impl<'de> __p::serde::Deserialize<'de> for SetLevelRequestParams {
         >(d, "SetLevelRequestParams")
     }
 }
-impl __p::serde::Serialize for SetLevelRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SetLevelRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("level", &self.level)?;
@@ -12210,7 +12033,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
     }
 }
 impl __p::Shape for SetLevelRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["level"],
@@ -12221,7 +12044,7 @@ impl __p::Shape for SetLevelRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
     }
 }
@@ -12240,9 +12063,9 @@ pub struct SetLevelRequest {
 #[derive(Default)]
 pub struct __SetLevelRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SetLevelRequestParams>,
+    params: Option<SetLevelRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SetLevelRequestBuilder {
@@ -12274,32 +12097,30 @@ impl __p::Builder for __SetLevelRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SetLevelRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SetLevelRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(SetLevelRequest {
+        Ok(SetLevelRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SetLevelRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SetLevelRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
     }
 }
-impl __p::serde::Serialize for SetLevelRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SetLevelRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "logging/setLevel")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -12316,7 +12137,7 @@ impl __rt::SchemaType for SetLevelRequest {
     }
 }
 impl __p::Shape for SetLevelRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -12330,7 +12151,7 @@ impl __p::Shape for SetLevelRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -12345,13 +12166,13 @@ impl __p::Shape for SetLevelRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    pub logger: ::core::option::Option<::std::string::String>,
+    pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-    pub data: __p::serde_json::Value,
+    pub data: serde_json::Value,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -12359,10 +12180,10 @@ pub struct LoggingMessageNotificationParams {
 /// Reads and writes `LoggingMessageNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __LoggingMessageNotificationParamsBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    level: ::core::option::Option<LoggingLevel>,
-    logger: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    meta: Option<__rt::JsonObject>,
+    level: Option<LoggingLevel>,
+    logger: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
@@ -12380,10 +12201,10 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotificationParams, E> {
-        ::core::result::Result::Ok(LoggingMessageNotificationParams {
+        Ok(LoggingMessageNotificationParams {
             meta: self.meta,
             level: __p::need(self.level, "level")?,
             logger: self.logger,
@@ -12392,8 +12213,8 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -12402,18 +12223,18 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         >(d, "LoggingMessageNotificationParams")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("level", &self.level)?;
-        if let ::core::option::Option::Some(v) = &self.logger {
+        if let Some(v) = &self.logger {
             m.serialize_entry("logger", v)?;
         }
         m.serialize_entry("data", &self.data)?;
@@ -12429,20 +12250,20 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
     }
 }
 impl __p::Shape for LoggingMessageNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["level", "data"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
-                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("logger", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
     }
 }
@@ -12460,7 +12281,7 @@ pub struct LoggingMessageNotification {
 #[derive(Default)]
 pub struct __LoggingMessageNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<LoggingMessageNotificationParams>,
+    params: Option<LoggingMessageNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -12492,19 +12313,19 @@ impl __p::Builder for __LoggingMessageNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(LoggingMessageNotification {
+        Ok(LoggingMessageNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -12513,13 +12334,13 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
         >(d, "LoggingMessageNotification")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/message")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -12535,7 +12356,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
     }
 }
 impl __p::Shape for LoggingMessageNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -12551,7 +12372,7 @@ impl __p::Shape for LoggingMessageNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -12585,7 +12406,7 @@ pub enum LoggingLevel {
     /// `"emergency"`
     Emergency,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl LoggingLevel {
     /// The value as written on the wire.
@@ -12616,28 +12437,28 @@ impl LoggingLevel {
         }
     }
 }
-impl ::core::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for LoggingLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for LoggingLevel {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingLevel {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingLevel {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a LoggingLevel string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for LoggingLevel {
@@ -12646,10 +12467,10 @@ impl __rt::SchemaType for LoggingLevel {
     }
 }
 impl __p::Shape for LoggingLevel {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -12659,7 +12480,7 @@ impl __p::Shape for LoggingLevel {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -12667,43 +12488,41 @@ impl __p::Shape for LoggingLevel {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    pub task: ::core::option::Option<TaskMetadata>,
-    pub messages: ::std::vec::Vec<SamplingMessage>,
+    pub task: Option<TaskMetadata>,
+    pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    pub model_preferences: ::core::option::Option<ModelPreferences>,
+    pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    pub system_prompt: ::core::option::Option<::std::string::String>,
+    pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
     ///
     /// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
     /// declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
-    pub include_context: ::core::option::Option<
-        CreateMessageRequestParamsIncludeContext,
-    >,
+    pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
     /// JSON Schema type: `number`.
-    pub temperature: ::core::option::Option<__p::serde_json::Number>,
+    pub temperature: Option<serde_json::Number>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
-    pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    pub metadata: ::core::option::Option<__rt::JsonObject>,
+    pub metadata: Option<__rt::JsonObject>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
-    pub tools: ::core::option::Option<::std::vec::Vec<Tool>>,
+    pub tools: Option<Vec<Tool>>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     /// Default is `{ mode: "auto" }`.
-    pub tool_choice: ::core::option::Option<ToolChoice>,
+    pub tool_choice: Option<ToolChoice>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -12711,18 +12530,18 @@ pub struct CreateMessageRequestParams {
 /// Reads and writes `CreateMessageRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    task: ::core::option::Option<TaskMetadata>,
-    messages: ::core::option::Option<::std::vec::Vec<SamplingMessage>>,
-    model_preferences: ::core::option::Option<ModelPreferences>,
-    system_prompt: ::core::option::Option<::std::string::String>,
-    include_context: ::core::option::Option<CreateMessageRequestParamsIncludeContext>,
-    temperature: ::core::option::Option<__p::serde_json::Number>,
-    max_tokens: ::core::option::Option<i64>,
-    stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    metadata: ::core::option::Option<__rt::JsonObject>,
-    tools: ::core::option::Option<::std::vec::Vec<Tool>>,
-    tool_choice: ::core::option::Option<ToolChoice>,
+    meta: Option<RequestParamsMeta>,
+    task: Option<TaskMetadata>,
+    messages: Option<Vec<SamplingMessage>>,
+    model_preferences: Option<ModelPreferences>,
+    system_prompt: Option<String>,
+    include_context: Option<CreateMessageRequestParamsIncludeContext>,
+    temperature: Option<serde_json::Number>,
+    max_tokens: Option<i64>,
+    stop_sequences: Option<Vec<String>>,
+    metadata: Option<__rt::JsonObject>,
+    tools: Option<Vec<Tool>>,
+    tool_choice: Option<ToolChoice>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
@@ -12760,10 +12579,10 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequestParams, E> {
-        ::core::result::Result::Ok(CreateMessageRequestParams {
+        Ok(CreateMessageRequestParams {
             meta: self.meta,
             task: self.task,
             messages: __p::need(self.messages, "messages")?,
@@ -12780,8 +12599,8 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -12790,43 +12609,43 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
         >(d, "CreateMessageRequestParams")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.task {
+        if let Some(v) = &self.task {
             m.serialize_entry("task", v)?;
         }
         m.serialize_entry("messages", &self.messages)?;
-        if let ::core::option::Option::Some(v) = &self.model_preferences {
+        if let Some(v) = &self.model_preferences {
             m.serialize_entry("modelPreferences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.system_prompt {
+        if let Some(v) = &self.system_prompt {
             m.serialize_entry("systemPrompt", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.include_context {
+        if let Some(v) = &self.include_context {
             m.serialize_entry("includeContext", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.temperature {
+        if let Some(v) = &self.temperature {
             m.serialize_entry("temperature", v)?;
         }
         m.serialize_entry("maxTokens", &self.max_tokens)?;
-        if let ::core::option::Option::Some(v) = &self.stop_sequences {
+        if let Some(v) = &self.stop_sequences {
             m.serialize_entry("stopSequences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.metadata {
+        if let Some(v) = &self.metadata {
             m.serialize_entry("metadata", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tool_choice {
+        if let Some(v) = &self.tool_choice {
             m.serialize_entry("toolChoice", v)?;
         }
         for (k, v) in &self.extra {
@@ -12841,45 +12660,32 @@ impl __rt::SchemaType for CreateMessageRequestParams {
     }
 }
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
                 ("task", <TaskMetadata as __p::Shape>::fits as __p::Fit),
-                (
-                    "messages",
-                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("messages", <Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit),
                 ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
-                (
-                    "systemPrompt",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("systemPrompt", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "includeContext",
                     <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
                         as __p::Fit,
                 ),
-                (
-                    "temperature",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("temperature", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
-                (
-                    "stopSequences",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("stopSequences", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("metadata", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+                ("tools", <Vec<Tool> as __p::Shape>::fits as __p::Fit),
                 ("toolChoice", <ToolChoice as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
@@ -12893,7 +12699,7 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `"allServers"`
     AllServers,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageRequestParamsIncludeContext {
     /// The value as written on the wire.
@@ -12914,31 +12720,31 @@ impl CreateMessageRequestParamsIncludeContext {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageRequestParamsIncludeContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParamsIncludeContext {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParamsIncludeContext {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}",
                     "a CreateMessageRequestParamsIncludeContext string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
@@ -12947,10 +12753,10 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
     }
 }
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -12960,7 +12766,7 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -12971,7 +12777,7 @@ pub struct ToolChoice {
     /// - "auto": Model decides whether to use tools (default)
     /// - "required": Model MUST use at least one tool before completing
     /// - "none": Model MUST NOT use any tools
-    pub mode: ::core::option::Option<ToolChoiceMode>,
+    pub mode: Option<ToolChoiceMode>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -12979,7 +12785,7 @@ pub struct ToolChoice {
 /// Reads and writes `ToolChoice` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolChoiceBuilder {
-    mode: ::core::option::Option<ToolChoiceMode>,
+    mode: Option<ToolChoiceMode>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolChoiceBuilder {
@@ -12994,28 +12800,28 @@ impl __p::Builder for __ToolChoiceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<ToolChoice, E> {
-        ::core::result::Result::Ok(ToolChoice {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolChoice, E> {
+        Ok(ToolChoice {
             mode: self.mode,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolChoice {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolChoiceBuilder>(d, "ToolChoice")
     }
 }
-impl __p::serde::Serialize for ToolChoice {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolChoice {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.mode {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.mode {
             m.serialize_entry("mode", v)?;
         }
         for (k, v) in &self.extra {
@@ -13030,7 +12836,7 @@ impl __rt::SchemaType for ToolChoice {
     }
 }
 impl __p::Shape for ToolChoice {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -13038,7 +12844,7 @@ impl __p::Shape for ToolChoice {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -13052,7 +12858,7 @@ pub enum ToolChoiceMode {
     /// `"none"`
     None,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl ToolChoiceMode {
     /// The value as written on the wire.
@@ -13073,28 +12879,28 @@ impl ToolChoiceMode {
         }
     }
 }
-impl ::core::fmt::Display for ToolChoiceMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for ToolChoiceMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for ToolChoiceMode {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolChoiceMode {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolChoiceMode {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolChoiceMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a ToolChoiceMode string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for ToolChoiceMode {
@@ -13103,10 +12909,10 @@ impl __rt::SchemaType for ToolChoiceMode {
     }
 }
 impl __p::Shape for ToolChoiceMode {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -13116,7 +12922,7 @@ impl __p::Shape for ToolChoiceMode {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -13135,9 +12941,9 @@ pub struct CreateMessageRequest {
 #[derive(Default)]
 pub struct __CreateMessageRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CreateMessageRequestParams>,
+    params: Option<CreateMessageRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestBuilder {
@@ -13169,20 +12975,20 @@ impl __p::Builder for __CreateMessageRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CreateMessageRequest {
+        Ok(CreateMessageRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -13191,13 +12997,13 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
         >(d, "CreateMessageRequest")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "sampling/createMessage")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -13214,7 +13020,7 @@ impl __rt::SchemaType for CreateMessageRequest {
     }
 }
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -13228,7 +13034,7 @@ impl __p::Shape for CreateMessageRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -13245,11 +13051,11 @@ impl __p::Shape for CreateMessageRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     pub role: Role,
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
-    pub model: ::std::string::String,
+    pub model: String,
     /// The reason why sampling stopped, if known.
     ///
     /// Standard values:
@@ -13259,7 +13065,7 @@ pub struct CreateMessageResult {
     /// - "toolUse": The model wants to use one or more tools
     ///
     /// This field is an open string to allow for provider-specific stop reasons.
-    pub stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -13267,11 +13073,11 @@ pub struct CreateMessageResult {
 /// Reads and writes `CreateMessageResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
-    model: ::core::option::Option<::std::string::String>,
-    stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    meta: Option<__rt::JsonObject>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
+    model: Option<String>,
+    stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageResultBuilder {
@@ -13292,10 +13098,10 @@ impl __p::Builder for __CreateMessageResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageResult, E> {
-        ::core::result::Result::Ok(CreateMessageResult {
+        Ok(CreateMessageResult {
             meta: self.meta,
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
@@ -13305,8 +13111,8 @@ impl __p::Builder for __CreateMessageResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -13315,20 +13121,20 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
         >(d, "CreateMessageResult")
     }
 }
-impl __p::serde::Serialize for CreateMessageResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         m.serialize_entry("model", &self.model)?;
-        if let ::core::option::Option::Some(v) = &self.stop_reason {
+        if let Some(v) = &self.stop_reason {
             m.serialize_entry("stopReason", v)?;
         }
         for (k, v) in &self.extra {
@@ -13343,7 +13149,7 @@ impl __rt::SchemaType for CreateMessageResult {
     }
 }
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -13351,7 +13157,7 @@ impl __p::Shape for CreateMessageResult {
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("role", <Role as __p::Shape>::fits as __p::Fit),
                 ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
-                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("model", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "stopReason",
                     <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
@@ -13360,7 +13166,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
@@ -13376,7 +13182,7 @@ pub enum CreateMessageResultStopReason {
     /// `"toolUse"`
     ToolUse,
     /// Any other string, which the schema allows.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageResultStopReason {
     /// The value as written on the wire.
@@ -13399,30 +13205,30 @@ impl CreateMessageResultStopReason {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageResultStopReason {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageResultStopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageResultStopReason {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResultStopReason {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResultStopReason {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}", "a CreateMessageResultStopReason string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageResultStopReason {
@@ -13431,10 +13237,10 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
     }
 }
 impl __p::Shape for CreateMessageResultStopReason {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if true {
@@ -13444,7 +13250,7 @@ impl __p::Shape for CreateMessageResultStopReason {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -13454,7 +13260,7 @@ pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -13462,9 +13268,9 @@ pub struct SamplingMessage {
 /// Reads and writes `SamplingMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SamplingMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SamplingMessageBuilder {
@@ -13481,10 +13287,8 @@ impl __p::Builder for __SamplingMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SamplingMessage, E> {
-        ::core::result::Result::Ok(SamplingMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SamplingMessage, E> {
+        Ok(SamplingMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             meta: self.meta,
@@ -13492,23 +13296,23 @@ impl __p::Builder for __SamplingMessageBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
-impl __p::serde::Serialize for SamplingMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -13523,7 +13327,7 @@ impl __rt::SchemaType for SamplingMessage {
     }
 }
 impl __p::Shape for SamplingMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -13535,7 +13339,7 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -13547,19 +13351,17 @@ pub enum SamplingMessageContent {
     /// [`SamplingMessageContentBlock`]
     SamplingMessageContentBlock(SamplingMessageContentBlock),
     /// SamplingMessageContentBlockArray
-    SamplingMessageContentBlockArray(::std::vec::Vec<SamplingMessageContentBlock>),
+    SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
-impl __p::serde::Serialize for SamplingMessageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::SamplingMessageContentBlock(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
+            Self::SamplingMessageContentBlock(v) => serde::Serialize::serialize(v, s),
             Self::SamplingMessageContentBlockArray(v) => {
-                __p::serde::Serialize::serialize(v, s)
+                serde::Serialize::serialize(v, s)
             }
         }
     }
@@ -13573,62 +13375,58 @@ impl __rt::SchemaType for SamplingMessageContent {
     }
 }
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <SamplingMessageContentBlock as __p::Shape>::score(v),
-            <::std::vec::Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
+            <Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
         ]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <SamplingMessageContentBlock as __p::Shape>::fits(v),
-            <::std::vec::Vec<SamplingMessageContentBlock> as __p::Shape>::fits(v),
+            <Vec<SamplingMessageContentBlock> as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = SamplingMessageContent;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("SamplingMessageContent (object or array)")
             }
-            fn visit_seq<A: __p::serde::de::SeqAccess<'de>>(
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,
                 v: A,
             ) -> ::core::result::Result<SamplingMessageContent, A::Error> {
-                ::core::result::Result::Ok(
+                Ok(
                     SamplingMessageContent::SamplingMessageContentBlockArray(
-                        <::std::vec::Vec<
+                        <Vec<
                             SamplingMessageContentBlock,
-                        > as __p::serde::Deserialize<
+                        > as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::SeqAccessDeserializer::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::SeqAccessDeserializer::new(v))?,
                     ),
                 )
             }
-            fn visit_map<A: __p::serde::de::MapAccess<'de>>(
+            fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 v: A,
             ) -> ::core::result::Result<SamplingMessageContent, A::Error> {
-                ::core::result::Result::Ok(
+                Ok(
                     SamplingMessageContent::SamplingMessageContentBlock(
-                        <SamplingMessageContentBlock as __p::serde::Deserialize<
+                        <SamplingMessageContentBlock as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::MapAccessDeserializer::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
                     ),
                 )
             }
@@ -13652,18 +13450,18 @@ pub enum SamplingMessageContentBlock {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for SamplingMessageContentBlock {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessageContentBlock {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::AudioContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ToolUseContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ToolResultContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::AudioContent(v) => serde::Serialize::serialize(v, s),
+            Self::ToolUseContent(v) => serde::Serialize::serialize(v, s),
+            Self::ToolResultContent(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -13680,7 +13478,7 @@ impl __rt::SchemaType for SamplingMessageContentBlock {
     }
 }
 impl __p::Shape for SamplingMessageContentBlock {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -13692,7 +13490,7 @@ impl __p::Shape for SamplingMessageContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -13730,10 +13528,10 @@ impl __p::Builder for __SamplingMessageContentBlockBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SamplingMessageContentBlock, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     SamplingMessageContentBlock::TextContent(__p::Builder::finish(b)?)
@@ -13761,48 +13559,46 @@ impl __p::Tagged for SamplingMessageContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContentBlock object, chosen by `type`";
     type Builder = __SamplingMessageContentBlockBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__SamplingMessageContentBlockBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__SamplingMessageContentBlockBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
+                Some("text") => {
                     __SamplingMessageContentBlockBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
+                        __TextContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("image") => {
+                Some("image") => {
                     __SamplingMessageContentBlockBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
+                        __ImageContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("audio") => {
+                Some("audio") => {
                     __SamplingMessageContentBlockBuilder::AudioContent(
-                        <__AudioContentBuilder as ::core::default::Default>::default(),
+                        __AudioContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tool_use") => {
+                Some("tool_use") => {
                     __SamplingMessageContentBlockBuilder::ToolUseContent(
-                        <__ToolUseContentBuilder as ::core::default::Default>::default(),
+                        __ToolUseContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tool_result") => {
+                Some("tool_result") => {
                     __SamplingMessageContentBlockBuilder::ToolResultContent(
-                        <__ToolResultContentBuilder as ::core::default::Default>::default(),
+                        __ToolResultContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __SamplingMessageContentBlockBuilder::Unknown(
                         __rt::JsonObject::new(),
                     )
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessageContentBlock {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
@@ -13814,7 +13610,7 @@ pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
+    pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
@@ -13826,14 +13622,14 @@ pub struct Annotations {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub priority: ::core::option::Option<__p::serde_json::Number>,
+    pub priority: Option<serde_json::Number>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
     /// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    pub last_modified: ::core::option::Option<::std::string::String>,
+    pub last_modified: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -13841,9 +13637,9 @@ pub struct Annotations {
 /// Reads and writes `Annotations` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __AnnotationsBuilder {
-    audience: ::core::option::Option<::std::vec::Vec<Role>>,
-    priority: ::core::option::Option<__p::serde_json::Number>,
-    last_modified: ::core::option::Option<::std::string::String>,
+    audience: Option<Vec<Role>>,
+    priority: Option<serde_json::Number>,
+    last_modified: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AnnotationsBuilder {
@@ -13862,8 +13658,8 @@ impl __p::Builder for __AnnotationsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Annotations, E> {
-        ::core::result::Result::Ok(Annotations {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Annotations, E> {
+        Ok(Annotations {
             audience: self.audience,
             priority: self.priority,
             last_modified: self.last_modified,
@@ -13871,27 +13667,27 @@ impl __p::Builder for __AnnotationsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
-impl __p::serde::Serialize for Annotations {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Annotations {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.audience {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.audience {
             m.serialize_entry("audience", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.priority {
+        if let Some(v) = &self.priority {
             m.serialize_entry("priority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.last_modified {
+        if let Some(v) = &self.last_modified {
             m.serialize_entry("lastModified", v)?;
         }
         for (k, v) in &self.extra {
@@ -13906,19 +13702,19 @@ impl __rt::SchemaType for Annotations {
     }
 }
 impl __p::Shape for Annotations {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
-                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("lastModified", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("audience", <Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("lastModified", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -13938,18 +13734,18 @@ pub enum ContentBlock {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ContentBlock {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ContentBlock {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::AudioContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceLink(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EmbeddedResource(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::AudioContent(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceLink(v) => serde::Serialize::serialize(v, s),
+            Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -13966,7 +13762,7 @@ impl __rt::SchemaType for ContentBlock {
     }
 }
 impl __p::Shape for ContentBlock {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -13978,7 +13774,7 @@ impl __p::Shape for ContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -14016,10 +13812,8 @@ impl __p::Builder for __ContentBlockBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ContentBlock, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ContentBlock, E> {
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     ContentBlock::TextContent(__p::Builder::finish(b)?)
@@ -14045,46 +13839,34 @@ impl __p::Tagged for ContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a ContentBlock object, chosen by `type`";
     type Builder = __ContentBlockBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ContentBlockBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ContentBlockBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
-                    __ContentBlockBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
-                    )
+                Some("text") => {
+                    __ContentBlockBuilder::TextContent(__TextContentBuilder::default())
                 }
-                ::core::option::Option::Some("image") => {
-                    __ContentBlockBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
-                    )
+                Some("image") => {
+                    __ContentBlockBuilder::ImageContent(__ImageContentBuilder::default())
                 }
-                ::core::option::Option::Some("audio") => {
-                    __ContentBlockBuilder::AudioContent(
-                        <__AudioContentBuilder as ::core::default::Default>::default(),
-                    )
+                Some("audio") => {
+                    __ContentBlockBuilder::AudioContent(__AudioContentBuilder::default())
                 }
-                ::core::option::Option::Some("resource_link") => {
-                    __ContentBlockBuilder::ResourceLink(
-                        <__ResourceLinkBuilder as ::core::default::Default>::default(),
-                    )
+                Some("resource_link") => {
+                    __ContentBlockBuilder::ResourceLink(__ResourceLinkBuilder::default())
                 }
-                ::core::option::Option::Some("resource") => {
+                Some("resource") => {
                     __ContentBlockBuilder::EmbeddedResource(
-                        <__EmbeddedResourceBuilder as ::core::default::Default>::default(),
+                        __EmbeddedResourceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ContentBlockBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ContentBlockBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ContentBlock>(d)
@@ -14096,11 +13878,11 @@ impl<'de> __p::serde::Deserialize<'de> for ContentBlock {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextContent {
     /// The text content of the message.
-    pub text: ::std::string::String,
+    pub text: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14109,9 +13891,9 @@ pub struct TextContent {
 #[derive(Default)]
 pub struct __TextContentBuilder {
     __lit_type: bool,
-    text: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    text: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextContentBuilder {
@@ -14133,9 +13915,9 @@ impl __p::Builder for __TextContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(TextContent {
+        Ok(TextContent {
             text: __p::need(self.text, "text")?,
             annotations: self.annotations,
             meta: self.meta,
@@ -14143,26 +13925,26 @@ impl __p::Builder for __TextContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
-impl __p::serde::Serialize for TextContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "text")?;
         m.serialize_entry("text", &self.text)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -14177,19 +13959,19 @@ impl __rt::SchemaType for TextContent {
     }
 }
 impl __p::Shape for TextContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
             &[
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
@@ -14201,13 +13983,13 @@ pub struct ImageContent {
     /// The base64-encoded image data.
     ///
     /// Format: `byte`.
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the image. Different providers may support different image types.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14216,10 +13998,10 @@ pub struct ImageContent {
 #[derive(Default)]
 pub struct __ImageContentBuilder {
     __lit_type: bool,
-    data: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    data: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImageContentBuilder {
@@ -14242,11 +14024,9 @@ impl __p::Builder for __ImageContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ImageContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ImageContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ImageContent {
+        Ok(ImageContent {
             data: __p::need(self.data, "data")?,
             mime_type: __p::need(self.mime_type, "mimeType")?,
             annotations: self.annotations,
@@ -14255,27 +14035,27 @@ impl __p::Builder for __ImageContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
-impl __p::serde::Serialize for ImageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ImageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "image")?;
         m.serialize_entry("data", &self.data)?;
         m.serialize_entry("mimeType", &self.mime_type)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -14290,20 +14070,20 @@ impl __rt::SchemaType for ImageContent {
     }
 }
 impl __p::Shape for ImageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
             &[
-                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -14319,13 +14099,13 @@ pub struct AudioContent {
     /// The base64-encoded audio data.
     ///
     /// Format: `byte`.
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14334,10 +14114,10 @@ pub struct AudioContent {
 #[derive(Default)]
 pub struct __AudioContentBuilder {
     __lit_type: bool,
-    data: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    data: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AudioContentBuilder {
@@ -14360,11 +14140,9 @@ impl __p::Builder for __AudioContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<AudioContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<AudioContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(AudioContent {
+        Ok(AudioContent {
             data: __p::need(self.data, "data")?,
             mime_type: __p::need(self.mime_type, "mimeType")?,
             annotations: self.annotations,
@@ -14373,27 +14151,27 @@ impl __p::Builder for __AudioContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for AudioContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
-impl __p::serde::Serialize for AudioContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for AudioContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "audio")?;
         m.serialize_entry("data", &self.data)?;
         m.serialize_entry("mimeType", &self.mime_type)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -14408,20 +14186,20 @@ impl __rt::SchemaType for AudioContent {
     }
 }
 impl __p::Shape for AudioContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
             &[
-                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -14437,16 +14215,16 @@ pub struct ToolUseContent {
     /// A unique identifier for this tool use.
     ///
     /// This ID is used to match tool results to their corresponding tool uses.
-    pub id: ::std::string::String,
+    pub id: String,
     /// The name of the tool to call.
-    pub name: ::std::string::String,
+    pub name: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
     pub input: __rt::JsonObject,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14455,10 +14233,10 @@ pub struct ToolUseContent {
 #[derive(Default)]
 pub struct __ToolUseContentBuilder {
     __lit_type: bool,
-    id: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    input: ::core::option::Option<__rt::JsonObject>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    id: Option<String>,
+    name: Option<String>,
+    input: Option<__rt::JsonObject>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolUseContentBuilder {
@@ -14484,11 +14262,9 @@ impl __p::Builder for __ToolUseContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolUseContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolUseContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolUseContent {
+        Ok(ToolUseContent {
             id: __p::need(self.id, "id")?,
             name: __p::need(self.name, "name")?,
             input: __p::need(self.input, "input")?,
@@ -14497,25 +14273,25 @@ impl __p::Builder for __ToolUseContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolUseContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolUseContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolUseContentBuilder>(d, "ToolUseContent")
     }
 }
-impl __p::serde::Serialize for ToolUseContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolUseContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "tool_use")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("name", &self.name)?;
         m.serialize_entry("input", &self.input)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -14530,20 +14306,20 @@ impl __rt::SchemaType for ToolUseContent {
     }
 }
 impl __p::Shape for ToolUseContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "id", "name", "input"],
             &[
-                ("id", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("id", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("input", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("tool_use"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "id", "name", "input"],
@@ -14559,26 +14335,26 @@ pub struct ToolResultContent {
     /// The ID of the tool use this result corresponds to.
     ///
     /// This MUST match the ID from a previous ToolUseContent.
-    pub tool_use_id: ::std::string::String,
+    pub tool_use_id: String,
     /// The unstructured result content of the tool use.
     ///
     /// This has the same format as CallToolResult.content and can include text, images,
     /// audio, resource links, and embedded resources.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional structured result object.
     ///
     /// If the tool defined an outputSchema, this SHOULD conform to that schema.
-    pub structured_content: ::core::option::Option<__rt::JsonObject>,
+    pub structured_content: Option<__rt::JsonObject>,
     /// Whether the tool use resulted in an error.
     ///
     /// If true, the content typically describes the error that occurred.
     /// Default: false
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14587,11 +14363,11 @@ pub struct ToolResultContent {
 #[derive(Default)]
 pub struct __ToolResultContentBuilder {
     __lit_type: bool,
-    tool_use_id: ::core::option::Option<::std::string::String>,
-    content: ::core::option::Option<::std::vec::Vec<ContentBlock>>,
-    structured_content: ::core::option::Option<__rt::JsonObject>,
-    is_error: ::core::option::Option<bool>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    tool_use_id: Option<String>,
+    content: Option<Vec<ContentBlock>>,
+    structured_content: Option<__rt::JsonObject>,
+    is_error: Option<bool>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolResultContentBuilder {
@@ -14620,11 +14396,11 @@ impl __p::Builder for __ToolResultContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ToolResultContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolResultContent {
+        Ok(ToolResultContent {
             tool_use_id: __p::need(self.tool_use_id, "toolUseId")?,
             content: __p::need(self.content, "content")?,
             structured_content: self.structured_content,
@@ -14634,30 +14410,30 @@ impl __p::Builder for __ToolResultContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolResultContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolResultContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
     }
 }
-impl __p::serde::Serialize for ToolResultContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolResultContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "tool_result")?;
         m.serialize_entry("toolUseId", &self.tool_use_id)?;
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.structured_content {
+        if let Some(v) = &self.structured_content {
             m.serialize_entry("structuredContent", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -14672,16 +14448,13 @@ impl __rt::SchemaType for ToolResultContent {
     }
 }
 impl __p::Shape for ToolResultContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "toolUseId", "content"],
             &[
-                ("toolUseId", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "content",
-                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("toolUseId", <String as __p::Shape>::fits as __p::Fit),
+                ("content", <Vec<ContentBlock> as __p::Shape>::fits as __p::Fit),
                 (
                     "structuredContent",
                     <__rt::JsonObject as __p::Shape>::fits as __p::Fit,
@@ -14692,7 +14465,7 @@ impl __p::Shape for ToolResultContent {
             &[("type", true, __p::Lit::Str("tool_result"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "toolUseId", "content"],
@@ -14720,7 +14493,7 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
+    pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
@@ -14730,7 +14503,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub cost_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub cost_priority: Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
@@ -14740,7 +14513,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub speed_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub speed_priority: Option<serde_json::Number>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
@@ -14750,7 +14523,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub intelligence_priority: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14758,10 +14531,10 @@ pub struct ModelPreferences {
 /// Reads and writes `ModelPreferences` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelPreferencesBuilder {
-    hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
-    cost_priority: ::core::option::Option<__p::serde_json::Number>,
-    speed_priority: ::core::option::Option<__p::serde_json::Number>,
-    intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    hints: Option<Vec<ModelHint>>,
+    cost_priority: Option<serde_json::Number>,
+    speed_priority: Option<serde_json::Number>,
+    intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelPreferencesBuilder {
@@ -14785,10 +14558,8 @@ impl __p::Builder for __ModelPreferencesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ModelPreferences, E> {
-        ::core::result::Result::Ok(ModelPreferences {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelPreferences, E> {
+        Ok(ModelPreferences {
             hints: self.hints,
             cost_priority: self.cost_priority,
             speed_priority: self.speed_priority,
@@ -14797,30 +14568,30 @@ impl __p::Builder for __ModelPreferencesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
-impl __p::serde::Serialize for ModelPreferences {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelPreferences {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.hints {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.hints {
             m.serialize_entry("hints", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.cost_priority {
+        if let Some(v) = &self.cost_priority {
             m.serialize_entry("costPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.speed_priority {
+        if let Some(v) = &self.speed_priority {
             m.serialize_entry("speedPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.intelligence_priority {
+        if let Some(v) = &self.intelligence_priority {
             m.serialize_entry("intelligencePriority", v)?;
         }
         for (k, v) in &self.extra {
@@ -14835,29 +14606,23 @@ impl __rt::SchemaType for ModelPreferences {
     }
 }
 impl __p::Shape for ModelPreferences {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
-                (
-                    "costPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "speedPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("hints", <Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                ("costPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("speedPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 (
                     "intelligencePriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                    <serde_json::Number as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -14876,7 +14641,7 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    pub name: ::core::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14884,7 +14649,7 @@ pub struct ModelHint {
 /// Reads and writes `ModelHint` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelHintBuilder {
-    name: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelHintBuilder {
@@ -14899,28 +14664,28 @@ impl __p::Builder for __ModelHintBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
-        ::core::result::Result::Ok(ModelHint {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
+        Ok(ModelHint {
             name: self.name,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
-impl __p::serde::Serialize for ModelHint {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelHint {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
         for (k, v) in &self.extra {
@@ -14935,15 +14700,15 @@ impl __rt::SchemaType for ModelHint {
     }
 }
 impl __p::Shape for ModelHint {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("name", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -14951,12 +14716,12 @@ impl __p::Shape for ModelHint {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    pub context: ::core::option::Option<CompleteRequestParamsContext>,
+    pub context: Option<CompleteRequestParamsContext>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14964,10 +14729,10 @@ pub struct CompleteRequestParams {
 /// Reads and writes `CompleteRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    r#ref: ::core::option::Option<CompleteRequestParamsRef>,
-    argument: ::core::option::Option<CompleteRequestParamsArgument>,
-    context: ::core::option::Option<CompleteRequestParamsContext>,
+    meta: Option<RequestParamsMeta>,
+    r#ref: Option<CompleteRequestParamsRef>,
+    argument: Option<CompleteRequestParamsArgument>,
+    context: Option<CompleteRequestParamsContext>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsBuilder {
@@ -14985,10 +14750,10 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParams, E> {
-        ::core::result::Result::Ok(CompleteRequestParams {
+        Ok(CompleteRequestParams {
             meta: self.meta,
             r#ref: __p::need(self.r#ref, "ref")?,
             argument: __p::need(self.argument, "argument")?,
@@ -14997,8 +14762,8 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -15007,19 +14772,19 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
         >(d, "CompleteRequestParams")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("ref", &self.r#ref)?;
         m.serialize_entry("argument", &self.argument)?;
-        if let ::core::option::Option::Some(v) = &self.context {
+        if let Some(v) = &self.context {
             m.serialize_entry("context", v)?;
         }
         for (k, v) in &self.extra {
@@ -15034,7 +14799,7 @@ impl __rt::SchemaType for CompleteRequestParams {
     }
 }
 impl __p::Shape for CompleteRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["ref", "argument"],
@@ -15053,7 +14818,7 @@ impl __p::Shape for CompleteRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
@@ -15069,15 +14834,15 @@ pub enum CompleteRequestParamsRef {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for CompleteRequestParamsRef {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsRef {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PromptReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceTemplateReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PromptReference(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceTemplateReference(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -15091,7 +14856,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
     }
 }
 impl __p::Shape for CompleteRequestParamsRef {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceTemplateReference as __p::Shape>::score(v),
@@ -15100,7 +14865,7 @@ impl __p::Shape for CompleteRequestParamsRef {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::fits(v),
             <ResourceTemplateReference as __p::Shape>::fits(v),
@@ -15129,10 +14894,10 @@ impl __p::Builder for __CompleteRequestParamsRefBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsRef, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::PromptReference(b) => {
                     CompleteRequestParamsRef::PromptReference(__p::Builder::finish(b)?)
@@ -15151,31 +14916,29 @@ impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
     type Builder = __CompleteRequestParamsRefBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__CompleteRequestParamsRefBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__CompleteRequestParamsRefBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ref/prompt") => {
+                Some("ref/prompt") => {
                     __CompleteRequestParamsRefBuilder::PromptReference(
-                        <__PromptReferenceBuilder as ::core::default::Default>::default(),
+                        __PromptReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("ref/resource") => {
+                Some("ref/resource") => {
                     __CompleteRequestParamsRefBuilder::ResourceTemplateReference(
-                        <__ResourceTemplateReferenceBuilder as ::core::default::Default>::default(),
+                        __ResourceTemplateReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __CompleteRequestParamsRefBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
@@ -15185,9 +14948,9 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
-    pub name: ::std::string::String,
+    pub name: String,
     /// The value of the argument to use for completion matching.
-    pub value: ::std::string::String,
+    pub value: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15195,8 +14958,8 @@ pub struct CompleteRequestParamsArgument {
 /// Reads and writes `CompleteRequestParamsArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    value: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    value: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
@@ -15212,18 +14975,18 @@ impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsArgument, E> {
-        ::core::result::Result::Ok(CompleteRequestParamsArgument {
+        Ok(CompleteRequestParamsArgument {
             name: __p::need(self.name, "name")?,
             value: __p::need(self.value, "value")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -15232,13 +14995,13 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         >(d, "CompleteRequestParamsArgument")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParamsArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
         m.serialize_entry("value", &self.value)?;
         for (k, v) in &self.extra {
@@ -15253,18 +15016,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
     }
 }
 impl __p::Shape for CompleteRequestParamsArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "value"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("value", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
@@ -15272,9 +15035,7 @@ impl __p::Shape for CompleteRequestParamsArgument {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<BTreeMap<String, String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15282,9 +15043,7 @@ pub struct CompleteRequestParamsContext {
 /// Reads and writes `CompleteRequestParamsContext` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsContextBuilder {
-    arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsContextBuilder {
@@ -15299,17 +15058,17 @@ impl __p::Builder for __CompleteRequestParamsContextBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsContext, E> {
-        ::core::result::Result::Ok(CompleteRequestParamsContext {
+        Ok(CompleteRequestParamsContext {
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -15318,14 +15077,14 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsContext {
         >(d, "CompleteRequestParamsContext")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParamsContext {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsContext {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -15340,23 +15099,15 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
     }
 }
 impl __p::Shape for CompleteRequestParamsContext {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[
-                (
-                    "arguments",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
-            ],
+            &[("arguments", <BTreeMap<String, String> as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -15375,9 +15126,9 @@ pub struct CompleteRequest {
 #[derive(Default)]
 pub struct __CompleteRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CompleteRequestParams>,
+    params: Option<CompleteRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestBuilder {
@@ -15409,32 +15160,30 @@ impl __p::Builder for __CompleteRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CompleteRequest {
+        Ok(CompleteRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
-impl __p::serde::Serialize for CompleteRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "completion/complete")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -15451,7 +15200,7 @@ impl __rt::SchemaType for CompleteRequest {
     }
 }
 impl __p::Shape for CompleteRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -15465,7 +15214,7 @@ impl __p::Shape for CompleteRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -15480,7 +15229,7 @@ impl __p::Shape for CompleteRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -15489,8 +15238,8 @@ pub struct CompleteResult {
 /// Reads and writes `CompleteResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    completion: ::core::option::Option<CompleteResultCompletion>,
+    meta: Option<__rt::JsonObject>,
+    completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultBuilder {
@@ -15506,31 +15255,29 @@ impl __p::Builder for __CompleteResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteResult, E> {
-        ::core::result::Result::Ok(CompleteResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteResult, E> {
+        Ok(CompleteResult {
             meta: self.meta,
             completion: __p::need(self.completion, "completion")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
-impl __p::serde::Serialize for CompleteResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("completion", &self.completion)?;
@@ -15546,7 +15293,7 @@ impl __rt::SchemaType for CompleteResult {
     }
 }
 impl __p::Shape for CompleteResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["completion"],
@@ -15560,7 +15307,7 @@ impl __p::Shape for CompleteResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
 }
@@ -15568,11 +15315,11 @@ impl __p::Shape for CompleteResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
-    pub values: ::std::vec::Vec<::std::string::String>,
+    pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    pub total: ::core::option::Option<i64>,
+    pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    pub has_more: ::core::option::Option<bool>,
+    pub has_more: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15580,9 +15327,9 @@ pub struct CompleteResultCompletion {
 /// Reads and writes `CompleteResultCompletion` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultCompletionBuilder {
-    values: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    total: ::core::option::Option<i64>,
-    has_more: ::core::option::Option<bool>,
+    values: Option<Vec<String>>,
+    total: Option<i64>,
+    has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultCompletionBuilder {
@@ -15599,10 +15346,10 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteResultCompletion, E> {
-        ::core::result::Result::Ok(CompleteResultCompletion {
+        Ok(CompleteResultCompletion {
             values: __p::need(self.values, "values")?,
             total: self.total,
             has_more: self.has_more,
@@ -15610,8 +15357,8 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -15620,18 +15367,18 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
         >(d, "CompleteResultCompletion")
     }
 }
-impl __p::serde::Serialize for CompleteResultCompletion {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResultCompletion {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("values", &self.values)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.has_more {
+        if let Some(v) = &self.has_more {
             m.serialize_entry("hasMore", v)?;
         }
         for (k, v) in &self.extra {
@@ -15646,23 +15393,19 @@ impl __rt::SchemaType for CompleteResultCompletion {
     }
 }
 impl __p::Shape for CompleteResultCompletion {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["values"],
             &[
-                (
-                    "values",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("values", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("total", <i64 as __p::Shape>::fits as __p::Fit),
                 ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
     }
 }
@@ -15674,7 +15417,7 @@ pub struct ResourceTemplateReference {
     /// The URI or URI template of the resource.
     ///
     /// Format: `uri-template`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15683,7 +15426,7 @@ pub struct ResourceTemplateReference {
 #[derive(Default)]
 pub struct __ResourceTemplateReferenceBuilder {
     __lit_type: bool,
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceTemplateReferenceBuilder {
@@ -15706,18 +15449,18 @@ impl __p::Builder for __ResourceTemplateReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceTemplateReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ResourceTemplateReference {
+        Ok(ResourceTemplateReference {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -15726,13 +15469,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceTemplateReference {
         >(d, "ResourceTemplateReference")
     }
 }
-impl __p::serde::Serialize for ResourceTemplateReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceTemplateReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "ref/resource")?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
@@ -15747,15 +15490,15 @@ impl __rt::SchemaType for ResourceTemplateReference {
     }
 }
 impl __p::Shape for ResourceTemplateReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "uri"],
@@ -15769,14 +15512,14 @@ impl __p::Shape for ResourceTemplateReference {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptReference {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15784,8 +15527,8 @@ pub struct PromptReference {
 /// Reads and writes `PromptReference` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptReferenceBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    title: Option<String>,
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
@@ -15810,33 +15553,31 @@ impl __p::Builder for __PromptReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptReference, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(PromptReference {
+        Ok(PromptReference {
             name: __p::need(self.name, "name")?,
             title: self.title,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
-impl __p::serde::Serialize for PromptReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         m.serialize_entry("type", "ref/prompt")?;
@@ -15852,18 +15593,18 @@ impl __rt::SchemaType for PromptReference {
     }
 }
 impl __p::Shape for PromptReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "type"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "type"],
@@ -15882,7 +15623,7 @@ impl __p::Shape for PromptReference {
 /// Always carries `"method": "roots/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequest {
-    pub params: ::core::option::Option<RequestParams>,
+    pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -15892,9 +15633,9 @@ pub struct ListRootsRequest {
 #[derive(Default)]
 pub struct __ListRootsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<RequestParams>,
+    params: Option<RequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsRequestBuilder {
@@ -15926,34 +15667,32 @@ impl __p::Builder for __ListRootsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListRootsRequest {
+        Ok(ListRootsRequest {
             params: self.params,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
-impl __p::serde::Serialize for ListRootsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "roots/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -15970,7 +15709,7 @@ impl __rt::SchemaType for ListRootsRequest {
     }
 }
 impl __p::Shape for ListRootsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -15984,7 +15723,7 @@ impl __p::Shape for ListRootsRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -16001,8 +15740,8 @@ impl __p::Shape for ListRootsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
-    pub roots: ::std::vec::Vec<Root>,
+    pub meta: Option<__rt::JsonObject>,
+    pub roots: Vec<Root>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -16010,8 +15749,8 @@ pub struct ListRootsResult {
 /// Reads and writes `ListRootsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListRootsResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    roots: ::core::option::Option<::std::vec::Vec<Root>>,
+    meta: Option<__rt::JsonObject>,
+    roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsResultBuilder {
@@ -16027,31 +15766,29 @@ impl __p::Builder for __ListRootsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsResult, E> {
-        ::core::result::Result::Ok(ListRootsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsResult, E> {
+        Ok(ListRootsResult {
             meta: self.meta,
             roots: __p::need(self.roots, "roots")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
-impl __p::serde::Serialize for ListRootsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("roots", &self.roots)?;
@@ -16067,18 +15804,18 @@ impl __rt::SchemaType for ListRootsResult {
     }
 }
 impl __p::Shape for ListRootsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["roots"],
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
-                ("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit),
+                ("roots", <Vec<Root> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
 }
@@ -16090,13 +15827,13 @@ pub struct Root {
     /// other URI schemes.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    pub name: ::core::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16104,9 +15841,9 @@ pub struct Root {
 /// Reads and writes `Root` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RootBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<__rt::JsonObject>,
+    uri: Option<String>,
+    name: Option<String>,
+    meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RootBuilder {
@@ -16123,8 +15860,8 @@ impl __p::Builder for __RootBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Root, E> {
-        ::core::result::Result::Ok(Root {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Root, E> {
+        Ok(Root {
             uri: __p::need(self.uri, "uri")?,
             name: self.name,
             meta: self.meta,
@@ -16132,25 +15869,25 @@ impl __p::Builder for __RootBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Root {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Root {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
-impl __p::serde::Serialize for Root {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Root {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -16165,19 +15902,19 @@ impl __rt::SchemaType for Root {
     }
 }
 impl __p::Shape for Root {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -16188,7 +15925,7 @@ impl __p::Shape for Root {
 /// Always carries `"method": "notifications/roots/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16197,7 +15934,7 @@ pub struct RootsListChangedNotification {
 #[derive(Default)]
 pub struct __RootsListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -16229,19 +15966,19 @@ impl __p::Builder for __RootsListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RootsListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(RootsListChangedNotification {
+        Ok(RootsListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RootsListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16250,15 +15987,15 @@ impl<'de> __p::serde::Deserialize<'de> for RootsListChangedNotification {
         >(d, "RootsListChangedNotification")
     }
 }
-impl __p::serde::Serialize for RootsListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RootsListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/roots/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -16274,7 +16011,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
     }
 }
 impl __p::Shape for RootsListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -16285,7 +16022,7 @@ impl __p::Shape for RootsListChangedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -16300,19 +16037,19 @@ impl __p::Shape for RootsListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestFormParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    pub task: ::core::option::Option<TaskMetadata>,
+    pub task: Option<TaskMetadata>,
     /// The elicitation mode.
     /// Whether `"mode": "form"` is present (the schema makes it optional).
     pub mode: bool,
     /// The message to present to the user describing what information is being requested.
-    pub message: ::std::string::String,
+    pub message: String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
@@ -16323,11 +16060,11 @@ pub struct ElicitRequestFormParams {
 /// Reads and writes `ElicitRequestFormParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ElicitRequestFormParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    task: ::core::option::Option<TaskMetadata>,
+    meta: Option<RequestParamsMeta>,
+    task: Option<TaskMetadata>,
     __lit_mode: bool,
-    message: ::core::option::Option<::std::string::String>,
-    requested_schema: ::core::option::Option<ElicitRequestFormParamsRequestedSchema>,
+    message: Option<String>,
+    requested_schema: Option<ElicitRequestFormParamsRequestedSchema>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestFormParamsBuilder {
@@ -16350,10 +16087,10 @@ impl __p::Builder for __ElicitRequestFormParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestFormParams, E> {
-        ::core::result::Result::Ok(ElicitRequestFormParams {
+        Ok(ElicitRequestFormParams {
             meta: self.meta,
             task: self.task,
             mode: self.__lit_mode,
@@ -16363,8 +16100,8 @@ impl __p::Builder for __ElicitRequestFormParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestFormParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16373,17 +16110,17 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitRequestFormParams {
         >(d, "ElicitRequestFormParams")
     }
 }
-impl __p::serde::Serialize for ElicitRequestFormParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestFormParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.task {
+        if let Some(v) = &self.task {
             m.serialize_entry("task", v)?;
         }
         if self.mode {
@@ -16403,14 +16140,14 @@ impl __rt::SchemaType for ElicitRequestFormParams {
     }
 }
 impl __p::Shape for ElicitRequestFormParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["message", "requestedSchema"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
                 ("task", <TaskMetadata as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "requestedSchema",
                     <ElicitRequestFormParamsRequestedSchema as __p::Shape>::fits
@@ -16420,7 +16157,7 @@ impl __p::Shape for ElicitRequestFormParams {
             &[("mode", false, __p::Lit::Str("form"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["message", "requestedSchema"],
@@ -16433,12 +16170,9 @@ impl __p::Shape for ElicitRequestFormParams {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestFormParamsRequestedSchema {
-    pub schema: ::core::option::Option<::std::string::String>,
-    pub properties: ::std::collections::BTreeMap<
-        ::std::string::String,
-        PrimitiveSchemaDefinition,
-    >,
-    pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub schema: Option<String>,
+    pub properties: BTreeMap<String, PrimitiveSchemaDefinition>,
+    pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16446,12 +16180,10 @@ pub struct ElicitRequestFormParamsRequestedSchema {
 /// Reads and writes `ElicitRequestFormParamsRequestedSchema` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ElicitRequestFormParamsRequestedSchemaBuilder {
-    schema: ::core::option::Option<::std::string::String>,
+    schema: Option<String>,
     __lit_type: bool,
-    properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, PrimitiveSchemaDefinition>,
-    >,
-    required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    properties: Option<BTreeMap<String, PrimitiveSchemaDefinition>>,
+    required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
@@ -16471,11 +16203,11 @@ impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestFormParamsRequestedSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ElicitRequestFormParamsRequestedSchema {
+        Ok(ElicitRequestFormParamsRequestedSchema {
             schema: self.schema,
             properties: __p::need(self.properties, "properties")?,
             required: self.required,
@@ -16483,8 +16215,8 @@ impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16493,19 +16225,19 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchem
         >(d, "ElicitRequestFormParamsRequestedSchema")
     }
 }
-impl __p::serde::Serialize for ElicitRequestFormParamsRequestedSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.schema {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.schema {
             m.serialize_entry("$schema", v)?;
         }
         m.serialize_entry("type", "object")?;
         m.serialize_entry("properties", &self.properties)?;
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -16520,29 +16252,23 @@ impl __rt::SchemaType for ElicitRequestFormParamsRequestedSchema {
     }
 }
 impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "properties"],
             &[
-                ("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("$schema", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "properties",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "required",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                    <BTreeMap<String, PrimitiveSchemaDefinition> as __p::Shape>::fits
                         as __p::Fit,
                 ),
+                ("required", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "properties"],
@@ -16556,23 +16282,23 @@ impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestURLParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<RequestParamsMeta>,
+    pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    pub task: ::core::option::Option<TaskMetadata>,
+    pub task: Option<TaskMetadata>,
     /// The message to present to the user explaining why the interaction is needed.
-    pub message: ::std::string::String,
+    pub message: String,
     /// The ID of the elicitation, which must be unique within the context of the server.
     /// The client MUST treat this ID as an opaque value.
-    pub elicitation_id: ::std::string::String,
+    pub elicitation_id: String,
     /// The URL that the user should navigate to.
     ///
     /// Format: `uri`.
-    pub url: ::std::string::String,
+    pub url: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16580,12 +16306,12 @@ pub struct ElicitRequestURLParams {
 /// Reads and writes `ElicitRequestURLParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ElicitRequestURLParamsBuilder {
-    meta: ::core::option::Option<RequestParamsMeta>,
-    task: ::core::option::Option<TaskMetadata>,
+    meta: Option<RequestParamsMeta>,
+    task: Option<TaskMetadata>,
     __lit_mode: bool,
-    message: ::core::option::Option<::std::string::String>,
-    elicitation_id: ::core::option::Option<::std::string::String>,
-    url: ::core::option::Option<::std::string::String>,
+    message: Option<String>,
+    elicitation_id: Option<String>,
+    url: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestURLParamsBuilder {
@@ -16609,11 +16335,11 @@ impl __p::Builder for __ElicitRequestURLParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestURLParams, E> {
         __p::need_literal::<E>(self.__lit_mode, "mode")?;
-        ::core::result::Result::Ok(ElicitRequestURLParams {
+        Ok(ElicitRequestURLParams {
             meta: self.meta,
             task: self.task,
             message: __p::need(self.message, "message")?,
@@ -16623,8 +16349,8 @@ impl __p::Builder for __ElicitRequestURLParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestURLParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestURLParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16633,17 +16359,17 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitRequestURLParams {
         >(d, "ElicitRequestURLParams")
     }
 }
-impl __p::serde::Serialize for ElicitRequestURLParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestURLParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.task {
+        if let Some(v) = &self.task {
             m.serialize_entry("task", v)?;
         }
         m.serialize_entry("mode", "url")?;
@@ -16662,24 +16388,21 @@ impl __rt::SchemaType for ElicitRequestURLParams {
     }
 }
 impl __p::Shape for ElicitRequestURLParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["mode", "message", "elicitationId", "url"],
             &[
                 ("_meta", <RequestParamsMeta as __p::Shape>::fits as __p::Fit),
                 ("task", <TaskMetadata as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "elicitationId",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                ("url", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("elicitationId", <String as __p::Shape>::fits as __p::Fit),
+                ("url", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("mode", true, __p::Lit::Str("url"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["mode", "message", "elicitationId", "url"],
@@ -16699,15 +16422,15 @@ pub enum ElicitRequestParams {
     /// An object whose `mode` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ElicitRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::ElicitRequestFormParams(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ElicitRequestURLParams(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::ElicitRequestFormParams(v) => serde::Serialize::serialize(v, s),
+            Self::ElicitRequestURLParams(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -16721,7 +16444,7 @@ impl __rt::SchemaType for ElicitRequestParams {
     }
 }
 impl __p::Shape for ElicitRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <ElicitRequestFormParams as __p::Shape>::score(v),
             <ElicitRequestURLParams as __p::Shape>::score(v),
@@ -16730,7 +16453,7 @@ impl __p::Shape for ElicitRequestParams {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <ElicitRequestFormParams as __p::Shape>::fits(v),
             <ElicitRequestURLParams as __p::Shape>::fits(v),
@@ -16759,10 +16482,10 @@ impl __p::Builder for __ElicitRequestParamsBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestParams, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::ElicitRequestFormParams(b) => {
                     ElicitRequestParams::ElicitRequestFormParams(
@@ -16781,35 +16504,31 @@ impl __p::Tagged for ElicitRequestParams {
     const TAG: &'static str = "mode";
     const EXPECTING: &'static str = "a ElicitRequestParams object, chosen by `mode`";
     type Builder = __ElicitRequestParamsBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ElicitRequestParamsBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ElicitRequestParamsBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("form") => {
+                Some("form") => {
                     __ElicitRequestParamsBuilder::ElicitRequestFormParams(
-                        <__ElicitRequestFormParamsBuilder as ::core::default::Default>::default(),
+                        __ElicitRequestFormParamsBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("url") => {
+                Some("url") => {
                     __ElicitRequestParamsBuilder::ElicitRequestURLParams(
-                        <__ElicitRequestURLParamsBuilder as ::core::default::Default>::default(),
+                        __ElicitRequestURLParamsBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ElicitRequestParamsBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => {
+                Some(_) => __ElicitRequestParamsBuilder::Unknown(__rt::JsonObject::new()),
+                None => {
                     __ElicitRequestParamsBuilder::ElicitRequestFormParams(
-                        <__ElicitRequestFormParamsBuilder as ::core::default::Default>::default(),
+                        __ElicitRequestFormParamsBuilder::default(),
                     )
                 }
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ElicitRequestParams>(d)
@@ -16830,9 +16549,9 @@ pub struct ElicitRequest {
 #[derive(Default)]
 pub struct __ElicitRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ElicitRequestParams>,
+    params: Option<ElicitRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestBuilder {
@@ -16864,32 +16583,30 @@ impl __p::Builder for __ElicitRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ElicitRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ElicitRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ElicitRequest {
+        Ok(ElicitRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
     }
 }
-impl __p::serde::Serialize for ElicitRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "elicitation/create")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -16906,7 +16623,7 @@ impl __rt::SchemaType for ElicitRequest {
     }
 }
 impl __p::Shape for ElicitRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -16920,7 +16637,7 @@ impl __p::Shape for ElicitRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -16946,16 +16663,16 @@ pub enum PrimitiveSchemaDefinition {
     /// [`EnumSchema`]
     EnumSchema(EnumSchema),
 }
-impl __p::serde::Serialize for PrimitiveSchemaDefinition {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PrimitiveSchemaDefinition {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::StringSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::NumberSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BooleanSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EnumSchema(v) => __p::serde::Serialize::serialize(v, s),
+            Self::StringSchema(v) => serde::Serialize::serialize(v, s),
+            Self::NumberSchema(v) => serde::Serialize::serialize(v, s),
+            Self::BooleanSchema(v) => serde::Serialize::serialize(v, s),
+            Self::EnumSchema(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -16970,7 +16687,7 @@ impl __rt::SchemaType for PrimitiveSchemaDefinition {
     }
 }
 impl __p::Shape for PrimitiveSchemaDefinition {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::score(v),
             <NumberSchema as __p::Shape>::score(v),
@@ -16981,7 +16698,7 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::fits(v),
             <NumberSchema as __p::Shape>::fits(v),
@@ -16993,11 +16710,11 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <StringSchema as __p::Shape>::score(&v),
             <NumberSchema as __p::Shape>::score(&v),
@@ -17005,21 +16722,19 @@ impl<'de> __p::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             <EnumSchema as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(PrimitiveSchemaDefinition::StringSchema)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(PrimitiveSchemaDefinition::NumberSchema)
             }
-            ::core::option::Option::Some(2usize) => {
+            Some(2usize) => {
                 __p::from_value(v).map(PrimitiveSchemaDefinition::BooleanSchema)
             }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::EnumSchema)
-            }
+            Some(3usize) => __p::from_value(v).map(PrimitiveSchemaDefinition::EnumSchema),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
                     ),
                 )
@@ -17031,12 +16746,12 @@ impl<'de> __p::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StringSchema {
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
-    pub min_length: ::core::option::Option<i64>,
-    pub max_length: ::core::option::Option<i64>,
-    pub format: ::core::option::Option<StringSchemaFormat>,
-    pub default: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub min_length: Option<i64>,
+    pub max_length: Option<i64>,
+    pub format: Option<StringSchemaFormat>,
+    pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17045,12 +16760,12 @@ pub struct StringSchema {
 #[derive(Default)]
 pub struct __StringSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    min_length: ::core::option::Option<i64>,
-    max_length: ::core::option::Option<i64>,
-    format: ::core::option::Option<StringSchemaFormat>,
-    default: ::core::option::Option<::std::string::String>,
+    title: Option<String>,
+    description: Option<String>,
+    min_length: Option<i64>,
+    max_length: Option<i64>,
+    format: Option<StringSchemaFormat>,
+    default: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __StringSchemaBuilder {
@@ -17075,11 +16790,9 @@ impl __p::Builder for __StringSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<StringSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<StringSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(StringSchema {
+        Ok(StringSchema {
             title: self.title,
             description: self.description,
             min_length: self.min_length,
@@ -17090,37 +16803,37 @@ impl __p::Builder for __StringSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for StringSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
     }
 }
-impl __p::serde::Serialize for StringSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for StringSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.min_length {
+        if let Some(v) = &self.min_length {
             m.serialize_entry("minLength", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.max_length {
+        if let Some(v) = &self.max_length {
             m.serialize_entry("maxLength", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.format {
+        if let Some(v) = &self.format {
             m.serialize_entry("format", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -17135,22 +16848,22 @@ impl __rt::SchemaType for StringSchema {
     }
 }
 impl __p::Shape for StringSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("minLength", <i64 as __p::Shape>::fits as __p::Fit),
                 ("maxLength", <i64 as __p::Shape>::fits as __p::Fit),
                 ("format", <StringSchemaFormat as __p::Shape>::fits as __p::Fit),
-                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("default", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
 }
@@ -17166,7 +16879,7 @@ pub enum StringSchemaFormat {
     /// `"date-time"`
     DateTime,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl StringSchemaFormat {
     /// The value as written on the wire.
@@ -17189,28 +16902,28 @@ impl StringSchemaFormat {
         }
     }
 }
-impl ::core::fmt::Display for StringSchemaFormat {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for StringSchemaFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for StringSchemaFormat {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for StringSchemaFormat {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for StringSchemaFormat {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for StringSchemaFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a StringSchemaFormat string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for StringSchemaFormat {
@@ -17219,10 +16932,10 @@ impl __rt::SchemaType for StringSchemaFormat {
     }
 }
 impl __p::Shape for StringSchemaFormat {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -17232,21 +16945,21 @@ impl __p::Shape for StringSchemaFormat {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
     /// JSON Schema type: `number`.
-    pub minimum: ::core::option::Option<__p::serde_json::Number>,
+    pub minimum: Option<serde_json::Number>,
     /// JSON Schema type: `number`.
-    pub maximum: ::core::option::Option<__p::serde_json::Number>,
+    pub maximum: Option<serde_json::Number>,
     /// JSON Schema type: `number`.
-    pub default: ::core::option::Option<__p::serde_json::Number>,
+    pub default: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17254,12 +16967,12 @@ pub struct NumberSchema {
 /// Reads and writes `NumberSchema` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NumberSchemaBuilder {
-    r#type: ::core::option::Option<NumberSchemaType>,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    minimum: ::core::option::Option<__p::serde_json::Number>,
-    maximum: ::core::option::Option<__p::serde_json::Number>,
-    default: ::core::option::Option<__p::serde_json::Number>,
+    r#type: Option<NumberSchemaType>,
+    title: Option<String>,
+    description: Option<String>,
+    minimum: Option<serde_json::Number>,
+    maximum: Option<serde_json::Number>,
+    default: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NumberSchemaBuilder {
@@ -17281,10 +16994,8 @@ impl __p::Builder for __NumberSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<NumberSchema, E> {
-        ::core::result::Result::Ok(NumberSchema {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<NumberSchema, E> {
+        Ok(NumberSchema {
             r#type: __p::need(self.r#type, "type")?,
             title: self.title,
             description: self.description,
@@ -17295,34 +17006,34 @@ impl __p::Builder for __NumberSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NumberSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
     }
 }
-impl __p::serde::Serialize for NumberSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NumberSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", &self.r#type)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.minimum {
+        if let Some(v) = &self.minimum {
             m.serialize_entry("minimum", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.maximum {
+        if let Some(v) = &self.maximum {
             m.serialize_entry("maximum", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -17337,22 +17048,22 @@ impl __rt::SchemaType for NumberSchema {
     }
 }
 impl __p::Shape for NumberSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
                 ("type", <NumberSchemaType as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("minimum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("maximum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("default", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("minimum", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("maximum", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("default", <serde_json::Number as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
 }
@@ -17364,7 +17075,7 @@ pub enum NumberSchemaType {
     /// `"integer"`
     Integer,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl NumberSchemaType {
     /// The value as written on the wire.
@@ -17383,28 +17094,28 @@ impl NumberSchemaType {
         }
     }
 }
-impl ::core::fmt::Display for NumberSchemaType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for NumberSchemaType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for NumberSchemaType {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NumberSchemaType {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NumberSchemaType {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NumberSchemaType {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a NumberSchemaType string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for NumberSchemaType {
@@ -17413,10 +17124,10 @@ impl __rt::SchemaType for NumberSchemaType {
     }
 }
 impl __p::Shape for NumberSchemaType {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -17426,7 +17137,7 @@ impl __p::Shape for NumberSchemaType {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -17434,9 +17145,9 @@ impl __p::Shape for NumberSchemaType {
 /// Always carries `"type": "boolean"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BooleanSchema {
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
-    pub default: ::core::option::Option<bool>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub default: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17445,9 +17156,9 @@ pub struct BooleanSchema {
 #[derive(Default)]
 pub struct __BooleanSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    default: ::core::option::Option<bool>,
+    title: Option<String>,
+    description: Option<String>,
+    default: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BooleanSchemaBuilder {
@@ -17469,11 +17180,9 @@ impl __p::Builder for __BooleanSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<BooleanSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BooleanSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(BooleanSchema {
+        Ok(BooleanSchema {
             title: self.title,
             description: self.description,
             default: self.default,
@@ -17481,28 +17190,28 @@ impl __p::Builder for __BooleanSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BooleanSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
     }
 }
-impl __p::serde::Serialize for BooleanSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BooleanSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "boolean")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -17517,19 +17226,19 @@ impl __rt::SchemaType for BooleanSchema {
     }
 }
 impl __p::Shape for BooleanSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("default", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("boolean"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
 }
@@ -17539,13 +17248,13 @@ impl __p::Shape for BooleanSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UntitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Array of enum values to choose from.
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub r#enum: Vec<String>,
     /// Optional default value.
-    pub default: ::core::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17554,10 +17263,10 @@ pub struct UntitledSingleSelectEnumSchema {
 #[derive(Default)]
 pub struct __UntitledSingleSelectEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    r#enum: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    default: ::core::option::Option<::std::string::String>,
+    title: Option<String>,
+    description: Option<String>,
+    r#enum: Option<Vec<String>>,
+    default: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
@@ -17580,11 +17289,11 @@ impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UntitledSingleSelectEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(UntitledSingleSelectEnumSchema {
+        Ok(UntitledSingleSelectEnumSchema {
             title: self.title,
             description: self.description,
             r#enum: __p::need(self.r#enum, "enum")?,
@@ -17593,8 +17302,8 @@ impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -17603,22 +17312,22 @@ impl<'de> __p::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
         >(d, "UntitledSingleSelectEnumSchema")
     }
 }
-impl __p::serde::Serialize for UntitledSingleSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UntitledSingleSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("enum", &self.r#enum)?;
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -17633,24 +17342,20 @@ impl __rt::SchemaType for UntitledSingleSelectEnumSchema {
     }
 }
 impl __p::Shape for UntitledSingleSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "enum",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("enum", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("default", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -17664,13 +17369,13 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Array of enum options with values and display labels.
-    pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+    pub one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional default value.
-    pub default: ::core::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17679,12 +17384,10 @@ pub struct TitledSingleSelectEnumSchema {
 #[derive(Default)]
 pub struct __TitledSingleSelectEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    one_of: ::core::option::Option<
-        ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-    >,
-    default: ::core::option::Option<::std::string::String>,
+    title: Option<String>,
+    description: Option<String>,
+    one_of: Option<Vec<TitledSingleSelectEnumSchemaOneOfItem>>,
+    default: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
@@ -17707,11 +17410,11 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledSingleSelectEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(TitledSingleSelectEnumSchema {
+        Ok(TitledSingleSelectEnumSchema {
             title: self.title,
             description: self.description,
             one_of: __p::need(self.one_of, "oneOf")?,
@@ -17720,8 +17423,8 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -17730,22 +17433,22 @@ impl<'de> __p::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
         >(d, "TitledSingleSelectEnumSchema")
     }
 }
-impl __p::serde::Serialize for TitledSingleSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledSingleSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("oneOf", &self.one_of)?;
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -17760,25 +17463,24 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchema {
     }
 }
 impl __p::Shape for TitledSingleSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "oneOf"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "oneOf",
-                    <::std::vec::Vec<
-                        TitledSingleSelectEnumSchemaOneOfItem,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <Vec<TitledSingleSelectEnumSchemaOneOfItem> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
-                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("default", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "oneOf"],
@@ -17790,9 +17492,9 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
-    pub r#const: ::std::string::String,
+    pub r#const: String,
     /// Display label for this option.
-    pub title: ::std::string::String,
+    pub title: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17800,8 +17502,8 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
 /// Reads and writes `TitledSingleSelectEnumSchemaOneOfItem` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TitledSingleSelectEnumSchemaOneOfItemBuilder {
-    r#const: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    r#const: Option<String>,
+    title: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
@@ -17817,18 +17519,18 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledSingleSelectEnumSchemaOneOfItem, E> {
-        ::core::result::Result::Ok(TitledSingleSelectEnumSchemaOneOfItem {
+        Ok(TitledSingleSelectEnumSchemaOneOfItem {
             r#const: __p::need(self.r#const, "const")?,
             title: __p::need(self.title, "title")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -17837,13 +17539,13 @@ impl<'de> __p::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem
         >(d, "TitledSingleSelectEnumSchemaOneOfItem")
     }
 }
-impl __p::serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("const", &self.r#const)?;
         m.serialize_entry("title", &self.title)?;
         for (k, v) in &self.extra {
@@ -17858,18 +17560,18 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchemaOneOfItem {
     }
 }
 impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["const", "title"],
             &[
-                ("const", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("const", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
@@ -17881,18 +17583,14 @@ pub enum SingleSelectEnumSchema {
     /// [`TitledSingleSelectEnumSchema`]
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
-impl __p::serde::Serialize for SingleSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SingleSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::UntitledSingleSelectEnumSchema(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::TitledSingleSelectEnumSchema(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
+            Self::UntitledSingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+            Self::TitledSingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -17905,7 +17603,7 @@ impl __rt::SchemaType for SingleSelectEnumSchema {
     }
 }
 impl __p::Shape for SingleSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::score(v),
             <TitledSingleSelectEnumSchema as __p::Shape>::score(v),
@@ -17914,7 +17612,7 @@ impl __p::Shape for SingleSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::fits(v),
             <TitledSingleSelectEnumSchema as __p::Shape>::fits(v),
@@ -17924,27 +17622,27 @@ impl __p::Shape for SingleSelectEnumSchema {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SingleSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <UntitledSingleSelectEnumSchema as __p::Shape>::score(&v),
             <TitledSingleSelectEnumSchema as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v)
                     .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v)
                     .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of SingleSelectEnumSchema matches this value; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
                     ),
                 )
@@ -17958,17 +17656,17 @@ impl<'de> __p::serde::Deserialize<'de> for SingleSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UntitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Minimum number of items to select.
-    pub min_items: ::core::option::Option<i64>,
+    pub min_items: Option<i64>,
     /// Maximum number of items to select.
-    pub max_items: ::core::option::Option<i64>,
+    pub max_items: Option<i64>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Optional default value.
-    pub default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub default: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17977,12 +17675,12 @@ pub struct UntitledMultiSelectEnumSchema {
 #[derive(Default)]
 pub struct __UntitledMultiSelectEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    min_items: ::core::option::Option<i64>,
-    max_items: ::core::option::Option<i64>,
-    items: ::core::option::Option<UntitledMultiSelectEnumSchemaItems>,
-    default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    title: Option<String>,
+    description: Option<String>,
+    min_items: Option<i64>,
+    max_items: Option<i64>,
+    items: Option<UntitledMultiSelectEnumSchemaItems>,
+    default: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
@@ -18007,11 +17705,11 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UntitledMultiSelectEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(UntitledMultiSelectEnumSchema {
+        Ok(UntitledMultiSelectEnumSchema {
             title: self.title,
             description: self.description,
             min_items: self.min_items,
@@ -18022,8 +17720,8 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -18032,28 +17730,28 @@ impl<'de> __p::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
         >(d, "UntitledMultiSelectEnumSchema")
     }
 }
-impl __p::serde::Serialize for UntitledMultiSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UntitledMultiSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "array")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.min_items {
+        if let Some(v) = &self.min_items {
             m.serialize_entry("minItems", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.max_items {
+        if let Some(v) = &self.max_items {
             m.serialize_entry("maxItems", v)?;
         }
         m.serialize_entry("items", &self.items)?;
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -18068,29 +17766,25 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchema {
     }
 }
 impl __p::Shape for UntitledMultiSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "items"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("minItems", <i64 as __p::Shape>::fits as __p::Fit),
                 ("maxItems", <i64 as __p::Shape>::fits as __p::Fit),
                 (
                     "items",
                     <UntitledMultiSelectEnumSchemaItems as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "default",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("default", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "items"],
@@ -18104,7 +17798,7 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub r#enum: Vec<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18113,7 +17807,7 @@ pub struct UntitledMultiSelectEnumSchemaItems {
 #[derive(Default)]
 pub struct __UntitledMultiSelectEnumSchemaItemsBuilder {
     __lit_type: bool,
-    r#enum: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    r#enum: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UntitledMultiSelectEnumSchemaItemsBuilder {
@@ -18131,18 +17825,18 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaItemsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UntitledMultiSelectEnumSchemaItems, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(UntitledMultiSelectEnumSchemaItems {
+        Ok(UntitledMultiSelectEnumSchemaItems {
             r#enum: __p::need(self.r#enum, "enum")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -18151,13 +17845,13 @@ impl<'de> __p::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
         >(d, "UntitledMultiSelectEnumSchemaItems")
     }
 }
-impl __p::serde::Serialize for UntitledMultiSelectEnumSchemaItems {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
         m.serialize_entry("enum", &self.r#enum)?;
         for (k, v) in &self.extra {
@@ -18172,21 +17866,15 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchemaItems {
     }
 }
 impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
-            &[
-                (
-                    "enum",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-            ],
+            &[("enum", <Vec<String> as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -18200,17 +17888,17 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Minimum number of items to select.
-    pub min_items: ::core::option::Option<i64>,
+    pub min_items: Option<i64>,
     /// Maximum number of items to select.
-    pub max_items: ::core::option::Option<i64>,
+    pub max_items: Option<i64>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Optional default value.
-    pub default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub default: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18219,12 +17907,12 @@ pub struct TitledMultiSelectEnumSchema {
 #[derive(Default)]
 pub struct __TitledMultiSelectEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    min_items: ::core::option::Option<i64>,
-    max_items: ::core::option::Option<i64>,
-    items: ::core::option::Option<TitledMultiSelectEnumSchemaItems>,
-    default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    title: Option<String>,
+    description: Option<String>,
+    min_items: Option<i64>,
+    max_items: Option<i64>,
+    items: Option<TitledMultiSelectEnumSchemaItems>,
+    default: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
@@ -18249,11 +17937,11 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledMultiSelectEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(TitledMultiSelectEnumSchema {
+        Ok(TitledMultiSelectEnumSchema {
             title: self.title,
             description: self.description,
             min_items: self.min_items,
@@ -18264,8 +17952,8 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -18274,28 +17962,28 @@ impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
         >(d, "TitledMultiSelectEnumSchema")
     }
 }
-impl __p::serde::Serialize for TitledMultiSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledMultiSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "array")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.min_items {
+        if let Some(v) = &self.min_items {
             m.serialize_entry("minItems", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.max_items {
+        if let Some(v) = &self.max_items {
             m.serialize_entry("maxItems", v)?;
         }
         m.serialize_entry("items", &self.items)?;
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -18310,29 +17998,25 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchema {
     }
 }
 impl __p::Shape for TitledMultiSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "items"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("minItems", <i64 as __p::Shape>::fits as __p::Fit),
                 ("maxItems", <i64 as __p::Shape>::fits as __p::Fit),
                 (
                     "items",
                     <TitledMultiSelectEnumSchemaItems as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "default",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("default", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "items"],
@@ -18344,9 +18028,9 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
-    pub r#const: ::std::string::String,
+    pub r#const: String,
     /// Display title for this option.
-    pub title: ::std::string::String,
+    pub title: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18354,8 +18038,8 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 /// Reads and writes `TitledMultiSelectEnumSchemaItemsAnyOfItem` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
-    r#const: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    r#const: Option<String>,
+    title: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
@@ -18371,18 +18055,18 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledMultiSelectEnumSchemaItemsAnyOfItem, E> {
-        ::core::result::Result::Ok(TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        Ok(TitledMultiSelectEnumSchemaItemsAnyOfItem {
             r#const: __p::need(self.r#const, "const")?,
             title: __p::need(self.title, "title")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -18391,13 +18075,13 @@ impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOf
         >(d, "TitledMultiSelectEnumSchemaItemsAnyOfItem")
     }
 }
-impl __p::serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("const", &self.r#const)?;
         m.serialize_entry("title", &self.title)?;
         for (k, v) in &self.extra {
@@ -18412,18 +18096,18 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     }
 }
 impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["const", "title"],
             &[
-                ("const", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("const", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
@@ -18431,7 +18115,7 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
-    pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    pub any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18439,9 +18123,7 @@ pub struct TitledMultiSelectEnumSchemaItems {
 /// Reads and writes `TitledMultiSelectEnumSchemaItems` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TitledMultiSelectEnumSchemaItemsBuilder {
-    any_of: ::core::option::Option<
-        ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-    >,
+    any_of: Option<Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledMultiSelectEnumSchemaItemsBuilder {
@@ -18456,17 +18138,17 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledMultiSelectEnumSchemaItems, E> {
-        ::core::result::Result::Ok(TitledMultiSelectEnumSchemaItems {
+        Ok(TitledMultiSelectEnumSchemaItems {
             any_of: __p::need(self.any_of, "anyOf")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -18475,13 +18157,13 @@ impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
         >(d, "TitledMultiSelectEnumSchemaItems")
     }
 }
-impl __p::serde::Serialize for TitledMultiSelectEnumSchemaItems {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("anyOf", &self.any_of)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -18495,22 +18177,21 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItems {
     }
 }
 impl __p::Shape for TitledMultiSelectEnumSchemaItems {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["anyOf"],
             &[
                 (
                     "anyOf",
-                    <::std::vec::Vec<
-                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["anyOf"], &[])
     }
 }
@@ -18522,18 +18203,14 @@ pub enum MultiSelectEnumSchema {
     /// [`TitledMultiSelectEnumSchema`]
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
-impl __p::serde::Serialize for MultiSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for MultiSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::UntitledMultiSelectEnumSchema(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::TitledMultiSelectEnumSchema(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
+            Self::UntitledMultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+            Self::TitledMultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -18546,7 +18223,7 @@ impl __rt::SchemaType for MultiSelectEnumSchema {
     }
 }
 impl __p::Shape for MultiSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::score(v),
             <TitledMultiSelectEnumSchema as __p::Shape>::score(v),
@@ -18555,7 +18232,7 @@ impl __p::Shape for MultiSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::fits(v),
             <TitledMultiSelectEnumSchema as __p::Shape>::fits(v),
@@ -18565,27 +18242,27 @@ impl __p::Shape for MultiSelectEnumSchema {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for MultiSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <UntitledMultiSelectEnumSchema as __p::Shape>::score(&v),
             <TitledMultiSelectEnumSchema as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v)
                     .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v)
                     .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of MultiSelectEnumSchema matches this value; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
                     ),
                 )
@@ -18599,13 +18276,13 @@ impl<'de> __p::serde::Deserialize<'de> for MultiSelectEnumSchema {
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LegacyTitledEnumSchema {
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub r#enum: Vec<String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
-    pub enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub default: ::core::option::Option<::std::string::String>,
+    pub enum_names: Option<Vec<String>>,
+    pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18614,11 +18291,11 @@ pub struct LegacyTitledEnumSchema {
 #[derive(Default)]
 pub struct __LegacyTitledEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    r#enum: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    default: ::core::option::Option<::std::string::String>,
+    title: Option<String>,
+    description: Option<String>,
+    r#enum: Option<Vec<String>>,
+    enum_names: Option<Vec<String>>,
+    default: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
@@ -18642,11 +18319,11 @@ impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LegacyTitledEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(LegacyTitledEnumSchema {
+        Ok(LegacyTitledEnumSchema {
             title: self.title,
             description: self.description,
             r#enum: __p::need(self.r#enum, "enum")?,
@@ -18656,8 +18333,8 @@ impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LegacyTitledEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -18666,25 +18343,25 @@ impl<'de> __p::serde::Deserialize<'de> for LegacyTitledEnumSchema {
         >(d, "LegacyTitledEnumSchema")
     }
 }
-impl __p::serde::Serialize for LegacyTitledEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LegacyTitledEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("enum", &self.r#enum)?;
-        if let ::core::option::Option::Some(v) = &self.enum_names {
+        if let Some(v) = &self.enum_names {
             m.serialize_entry("enumNames", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -18699,29 +18376,21 @@ impl __rt::SchemaType for LegacyTitledEnumSchema {
     }
 }
 impl __p::Shape for LegacyTitledEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "enum",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                (
-                    "enumNames",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("enum", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("enumNames", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("default", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -18739,15 +18408,15 @@ pub enum EnumSchema {
     /// [`LegacyTitledEnumSchema`]
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
-impl __p::serde::Serialize for EnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::SingleSelectEnumSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::MultiSelectEnumSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::LegacyTitledEnumSchema(v) => __p::serde::Serialize::serialize(v, s),
+            Self::SingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+            Self::MultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+            Self::LegacyTitledEnumSchema(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -18761,7 +18430,7 @@ impl __rt::SchemaType for EnumSchema {
     }
 }
 impl __p::Shape for EnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <SingleSelectEnumSchema as __p::Shape>::score(v),
             <MultiSelectEnumSchema as __p::Shape>::score(v),
@@ -18771,7 +18440,7 @@ impl __p::Shape for EnumSchema {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <SingleSelectEnumSchema as __p::Shape>::fits(v),
             <MultiSelectEnumSchema as __p::Shape>::fits(v),
@@ -18782,29 +18451,23 @@ impl __p::Shape for EnumSchema {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <SingleSelectEnumSchema as __p::Shape>::score(&v),
             <MultiSelectEnumSchema as __p::Shape>::score(&v),
             <LegacyTitledEnumSchema as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(EnumSchema::SingleSelectEnumSchema)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(EnumSchema::MultiSelectEnumSchema)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(EnumSchema::LegacyTitledEnumSchema)
-            }
+            Some(0usize) => __p::from_value(v).map(EnumSchema::SingleSelectEnumSchema),
+            Some(1usize) => __p::from_value(v).map(EnumSchema::MultiSelectEnumSchema),
+            Some(2usize) => __p::from_value(v).map(EnumSchema::LegacyTitledEnumSchema),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of EnumSchema matches this value; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
                     ),
                 )
@@ -18816,7 +18479,7 @@ impl<'de> __p::serde::Deserialize<'de> for EnumSchema {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: ::core::option::Option<__rt::JsonObject>,
+    pub meta: Option<__rt::JsonObject>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly decline the action
@@ -18825,9 +18488,7 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is "accept" and mode was "form".
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    pub content: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
-    >,
+    pub content: Option<BTreeMap<String, ElicitResultContentValue>>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -18835,11 +18496,9 @@ pub struct ElicitResult {
 /// Reads and writes `ElicitResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ElicitResultBuilder {
-    meta: ::core::option::Option<__rt::JsonObject>,
-    action: ::core::option::Option<ElicitResultAction>,
-    content: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
-    >,
+    meta: Option<__rt::JsonObject>,
+    action: Option<ElicitResultAction>,
+    content: Option<BTreeMap<String, ElicitResultContentValue>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitResultBuilder {
@@ -18856,10 +18515,8 @@ impl __p::Builder for __ElicitResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ElicitResult, E> {
-        ::core::result::Result::Ok(ElicitResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ElicitResult, E> {
+        Ok(ElicitResult {
             meta: self.meta,
             action: __p::need(self.action, "action")?,
             content: self.content,
@@ -18867,25 +18524,25 @@ impl __p::Builder for __ElicitResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
     }
 }
-impl __p::serde::Serialize for ElicitResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("action", &self.action)?;
-        if let ::core::option::Option::Some(v) = &self.content {
+        if let Some(v) = &self.content {
             m.serialize_entry("content", v)?;
         }
         for (k, v) in &self.extra {
@@ -18900,7 +18557,7 @@ impl __rt::SchemaType for ElicitResult {
     }
 }
 impl __p::Shape for ElicitResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["action"],
@@ -18909,16 +18566,14 @@ impl __p::Shape for ElicitResult {
                 ("action", <ElicitResultAction as __p::Shape>::fits as __p::Fit),
                 (
                     "content",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ElicitResultContentValue,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, ElicitResultContentValue> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
     }
 }
@@ -18932,7 +18587,7 @@ pub enum ElicitResultAction {
     /// `"cancel"`
     Cancel,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl ElicitResultAction {
     /// The value as written on the wire.
@@ -18953,28 +18608,28 @@ impl ElicitResultAction {
         }
     }
 }
-impl ::core::fmt::Display for ElicitResultAction {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for ElicitResultAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for ElicitResultAction {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitResultAction {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitResultAction {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitResultAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a ElicitResultAction string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for ElicitResultAction {
@@ -18983,10 +18638,10 @@ impl __rt::SchemaType for ElicitResultAction {
     }
 }
 impl __p::Shape for ElicitResultAction {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -18996,7 +18651,7 @@ impl __p::Shape for ElicitResultAction {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -19006,24 +18661,24 @@ impl __p::Shape for ElicitResultAction {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
     /// Boolean
     Boolean(bool),
     /// StringArray
-    StringArray(::std::vec::Vec<::std::string::String>),
+    StringArray(Vec<String>),
 }
-impl __p::serde::Serialize for ElicitResultContentValue {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitResultContentValue {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Boolean(v) => __p::serde::Serialize::serialize(v, s),
-            Self::StringArray(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
+            Self::Boolean(v) => serde::Serialize::serialize(v, s),
+            Self::StringArray(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -19038,124 +18693,114 @@ impl __rt::SchemaType for ElicitResultContentValue {
     }
 }
 impl __p::Shape for ElicitResultContentValue {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
-            <::std::string::String as __p::Shape>::score(v),
+            <String as __p::Shape>::score(v),
             <i64 as __p::Shape>::score(v),
             <bool as __p::Shape>::score(v),
-            <::std::vec::Vec<::std::string::String> as __p::Shape>::score(v),
+            <Vec<String> as __p::Shape>::score(v),
         ]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
-            <::std::string::String as __p::Shape>::fits(v),
+            <String as __p::Shape>::fits(v),
             <i64 as __p::Shape>::fits(v),
             <bool as __p::Shape>::fits(v),
-            <::std::vec::Vec<::std::string::String> as __p::Shape>::fits(v),
+            <Vec<String> as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitResultContentValue {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = ElicitResultContentValue;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str(
                     "ElicitResultContentValue (string or integer or boolean or array)",
                 )
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_bool<E: __p::serde::de::Error>(
+            fn visit_bool<E: serde::de::Error>(
                 self,
                 v: bool,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::Boolean(
-                        <bool as __p::serde::Deserialize<
+                        <bool as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::BoolDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::BoolDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_seq<A: __p::serde::de::SeqAccess<'de>>(
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,
                 v: A,
             ) -> ::core::result::Result<ElicitResultContentValue, A::Error> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::StringArray(
-                        <::std::vec::Vec<
-                            ::std::string::String,
-                        > as __p::serde::Deserialize<
+                        <Vec<
+                            String,
+                        > as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::SeqAccessDeserializer::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::SeqAccessDeserializer::new(v))?,
                     ),
                 )
             }
@@ -19177,7 +18822,7 @@ pub struct ElicitationCompleteNotification {
 #[derive(Default)]
 pub struct __ElicitationCompleteNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ElicitationCompleteNotificationParams>,
+    params: Option<ElicitationCompleteNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -19209,19 +18854,19 @@ impl __p::Builder for __ElicitationCompleteNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitationCompleteNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ElicitationCompleteNotification {
+        Ok(ElicitationCompleteNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitationCompleteNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -19230,13 +18875,13 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitationCompleteNotification {
         >(d, "ElicitationCompleteNotification")
     }
 }
-impl __p::serde::Serialize for ElicitationCompleteNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitationCompleteNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/elicitation/complete")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -19252,7 +18897,7 @@ impl __rt::SchemaType for ElicitationCompleteNotification {
     }
 }
 impl __p::Shape for ElicitationCompleteNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -19269,7 +18914,7 @@ impl __p::Shape for ElicitationCompleteNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -19284,7 +18929,7 @@ impl __p::Shape for ElicitationCompleteNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitationCompleteNotificationParams {
     /// The ID of the elicitation that completed.
-    pub elicitation_id: ::std::string::String,
+    pub elicitation_id: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -19292,7 +18937,7 @@ pub struct ElicitationCompleteNotificationParams {
 /// Reads and writes `ElicitationCompleteNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ElicitationCompleteNotificationParamsBuilder {
-    elicitation_id: ::core::option::Option<::std::string::String>,
+    elicitation_id: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitationCompleteNotificationParamsBuilder {
@@ -19309,17 +18954,17 @@ impl __p::Builder for __ElicitationCompleteNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitationCompleteNotificationParams, E> {
-        ::core::result::Result::Ok(ElicitationCompleteNotificationParams {
+        Ok(ElicitationCompleteNotificationParams {
             elicitation_id: __p::need(self.elicitation_id, "elicitationId")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -19328,13 +18973,13 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitationCompleteNotificationParams
         >(d, "ElicitationCompleteNotificationParams")
     }
 }
-impl __p::serde::Serialize for ElicitationCompleteNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitationCompleteNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("elicitationId", &self.elicitation_id)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -19348,20 +18993,15 @@ impl __rt::SchemaType for ElicitationCompleteNotificationParams {
     }
 }
 impl __p::Shape for ElicitationCompleteNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["elicitationId"],
-            &[
-                (
-                    "elicitationId",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-            ],
+            &[("elicitationId", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["elicitationId"], &[])
     }
 }
@@ -19407,32 +19047,30 @@ pub enum ClientRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ClientRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PingRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SetLevelRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourcesRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesRequest(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ReadResourceRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SubscribeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::UnsubscribeRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetTaskRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetTaskPayloadRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListTasksRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CancelTaskRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::InitializeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteRequest(v) => serde::Serialize::serialize(v, s),
+            Self::SetLevelRequest(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceRequest(v) => serde::Serialize::serialize(v, s),
+            Self::SubscribeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::UnsubscribeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::GetTaskRequest(v) => serde::Serialize::serialize(v, s),
+            Self::GetTaskPayloadRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListTasksRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CancelTaskRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -19461,7 +19099,7 @@ impl __rt::SchemaType for ClientRequest {
     }
 }
 impl __p::Shape for ClientRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <InitializeRequest as __p::Shape>::score(v),
@@ -19485,7 +19123,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <InitializeRequest as __p::Shape>::fits(v),
@@ -19559,10 +19197,8 @@ impl __p::Builder for __ClientRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ClientRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ClientRequest, E> {
+        Ok(
             match self {
                 Self::PingRequest(b) => {
                     ClientRequest::PingRequest(__p::Builder::finish(b)?)
@@ -19624,106 +19260,100 @@ impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
     type Builder = __ClientRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ClientRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ClientRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ping") => {
-                    __ClientRequestBuilder::PingRequest(
-                        <__PingRequestBuilder as ::core::default::Default>::default(),
-                    )
+                Some("ping") => {
+                    __ClientRequestBuilder::PingRequest(__PingRequestBuilder::default())
                 }
-                ::core::option::Option::Some("initialize") => {
+                Some("initialize") => {
                     __ClientRequestBuilder::InitializeRequest(
-                        <__InitializeRequestBuilder as ::core::default::Default>::default(),
+                        __InitializeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("completion/complete") => {
+                Some("completion/complete") => {
                     __ClientRequestBuilder::CompleteRequest(
-                        <__CompleteRequestBuilder as ::core::default::Default>::default(),
+                        __CompleteRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("logging/setLevel") => {
+                Some("logging/setLevel") => {
                     __ClientRequestBuilder::SetLevelRequest(
-                        <__SetLevelRequestBuilder as ::core::default::Default>::default(),
+                        __SetLevelRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/get") => {
+                Some("prompts/get") => {
                     __ClientRequestBuilder::GetPromptRequest(
-                        <__GetPromptRequestBuilder as ::core::default::Default>::default(),
+                        __GetPromptRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/list") => {
+                Some("prompts/list") => {
                     __ClientRequestBuilder::ListPromptsRequest(
-                        <__ListPromptsRequestBuilder as ::core::default::Default>::default(),
+                        __ListPromptsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/list") => {
+                Some("resources/list") => {
                     __ClientRequestBuilder::ListResourcesRequest(
-                        <__ListResourcesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourcesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/templates/list") => {
+                Some("resources/templates/list") => {
                     __ClientRequestBuilder::ListResourceTemplatesRequest(
-                        <__ListResourceTemplatesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourceTemplatesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/read") => {
+                Some("resources/read") => {
                     __ClientRequestBuilder::ReadResourceRequest(
-                        <__ReadResourceRequestBuilder as ::core::default::Default>::default(),
+                        __ReadResourceRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/subscribe") => {
+                Some("resources/subscribe") => {
                     __ClientRequestBuilder::SubscribeRequest(
-                        <__SubscribeRequestBuilder as ::core::default::Default>::default(),
+                        __SubscribeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/unsubscribe") => {
+                Some("resources/unsubscribe") => {
                     __ClientRequestBuilder::UnsubscribeRequest(
-                        <__UnsubscribeRequestBuilder as ::core::default::Default>::default(),
+                        __UnsubscribeRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/call") => {
+                Some("tools/call") => {
                     __ClientRequestBuilder::CallToolRequest(
-                        <__CallToolRequestBuilder as ::core::default::Default>::default(),
+                        __CallToolRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/list") => {
+                Some("tools/list") => {
                     __ClientRequestBuilder::ListToolsRequest(
-                        <__ListToolsRequestBuilder as ::core::default::Default>::default(),
+                        __ListToolsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tasks/get") => {
+                Some("tasks/get") => {
                     __ClientRequestBuilder::GetTaskRequest(
-                        <__GetTaskRequestBuilder as ::core::default::Default>::default(),
+                        __GetTaskRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tasks/result") => {
+                Some("tasks/result") => {
                     __ClientRequestBuilder::GetTaskPayloadRequest(
-                        <__GetTaskPayloadRequestBuilder as ::core::default::Default>::default(),
+                        __GetTaskPayloadRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tasks/list") => {
+                Some("tasks/list") => {
                     __ClientRequestBuilder::ListTasksRequest(
-                        <__ListTasksRequestBuilder as ::core::default::Default>::default(),
+                        __ListTasksRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tasks/cancel") => {
+                Some("tasks/cancel") => {
                     __ClientRequestBuilder::CancelTaskRequest(
-                        <__CancelTaskRequestBuilder as ::core::default::Default>::default(),
+                        __CancelTaskRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ClientRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ClientRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ClientRequest>(d)
@@ -19747,20 +19377,18 @@ pub enum ClientNotification {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ClientNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CancelledNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ProgressNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializedNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::RootsListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::TaskStatusNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::InitializedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::RootsListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::TaskStatusNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -19777,7 +19405,7 @@ impl __rt::SchemaType for ClientNotification {
     }
 }
 impl __p::Shape for ClientNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -19789,7 +19417,7 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -19827,10 +19455,10 @@ impl __p::Builder for __ClientNotificationBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientNotification, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CancelledNotification(b) => {
                     ClientNotification::CancelledNotification(__p::Builder::finish(b)?)
@@ -19858,46 +19486,42 @@ impl __p::Tagged for ClientNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientNotification object, chosen by `method`";
     type Builder = __ClientNotificationBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ClientNotificationBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ClientNotificationBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("notifications/cancelled") => {
+                Some("notifications/cancelled") => {
                     __ClientNotificationBuilder::CancelledNotification(
-                        <__CancelledNotificationBuilder as ::core::default::Default>::default(),
+                        __CancelledNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/progress") => {
+                Some("notifications/progress") => {
                     __ClientNotificationBuilder::ProgressNotification(
-                        <__ProgressNotificationBuilder as ::core::default::Default>::default(),
+                        __ProgressNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/initialized") => {
+                Some("notifications/initialized") => {
                     __ClientNotificationBuilder::InitializedNotification(
-                        <__InitializedNotificationBuilder as ::core::default::Default>::default(),
+                        __InitializedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/roots/list_changed") => {
+                Some("notifications/roots/list_changed") => {
                     __ClientNotificationBuilder::RootsListChangedNotification(
-                        <__RootsListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __RootsListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/tasks/status") => {
+                Some("notifications/tasks/status") => {
                     __ClientNotificationBuilder::TaskStatusNotification(
-                        <__TaskStatusNotificationBuilder as ::core::default::Default>::default(),
+                        __TaskStatusNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ClientNotificationBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ClientNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ClientNotification>(d)
@@ -19925,20 +19549,20 @@ pub enum ClientResult {
     /// [`CancelTaskResult`]
     CancelTaskResult(CancelTaskResult),
 }
-impl __p::serde::Serialize for ClientResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmptyResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CreateMessageResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ElicitResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetTaskResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetTaskPayloadResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListTasksResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CancelTaskResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsResult(v) => serde::Serialize::serialize(v, s),
+            Self::ElicitResult(v) => serde::Serialize::serialize(v, s),
+            Self::GetTaskResult(v) => serde::Serialize::serialize(v, s),
+            Self::GetTaskPayloadResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListTasksResult(v) => serde::Serialize::serialize(v, s),
+            Self::CancelTaskResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -19957,7 +19581,7 @@ impl __rt::SchemaType for ClientResult {
     }
 }
 impl __p::Shape for ClientResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <CreateMessageResult as __p::Shape>::score(v),
@@ -19972,7 +19596,7 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <CreateMessageResult as __p::Shape>::fits(v),
@@ -19988,11 +19612,11 @@ impl __p::Shape for ClientResult {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <EmptyResult as __p::Shape>::score(&v),
             <CreateMessageResult as __p::Shape>::score(&v),
@@ -20004,33 +19628,17 @@ impl<'de> __p::serde::Deserialize<'de> for ClientResult {
             <CancelTaskResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(ClientResult::EmptyResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(ClientResult::CreateMessageResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(ClientResult::ListRootsResult)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(ClientResult::ElicitResult)
-            }
-            ::core::option::Option::Some(4usize) => {
-                __p::from_value(v).map(ClientResult::GetTaskResult)
-            }
-            ::core::option::Option::Some(5usize) => {
-                __p::from_value(v).map(ClientResult::GetTaskPayloadResult)
-            }
-            ::core::option::Option::Some(6usize) => {
-                __p::from_value(v).map(ClientResult::ListTasksResult)
-            }
-            ::core::option::Option::Some(7usize) => {
-                __p::from_value(v).map(ClientResult::CancelTaskResult)
-            }
+            Some(0usize) => __p::from_value(v).map(ClientResult::EmptyResult),
+            Some(1usize) => __p::from_value(v).map(ClientResult::CreateMessageResult),
+            Some(2usize) => __p::from_value(v).map(ClientResult::ListRootsResult),
+            Some(3usize) => __p::from_value(v).map(ClientResult::ElicitResult),
+            Some(4usize) => __p::from_value(v).map(ClientResult::GetTaskResult),
+            Some(5usize) => __p::from_value(v).map(ClientResult::GetTaskPayloadResult),
+            Some(6usize) => __p::from_value(v).map(ClientResult::ListTasksResult),
+            Some(7usize) => __p::from_value(v).map(ClientResult::CancelTaskResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
                     ),
                 )
@@ -20062,21 +19670,21 @@ pub enum ServerRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ServerRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PingRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CreateMessageRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ElicitRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetTaskRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetTaskPayloadRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListTasksRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CancelTaskRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ElicitRequest(v) => serde::Serialize::serialize(v, s),
+            Self::GetTaskRequest(v) => serde::Serialize::serialize(v, s),
+            Self::GetTaskPayloadRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListTasksRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CancelTaskRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -20096,7 +19704,7 @@ impl __rt::SchemaType for ServerRequest {
     }
 }
 impl __p::Shape for ServerRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
@@ -20111,7 +19719,7 @@ impl __p::Shape for ServerRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <CreateMessageRequest as __p::Shape>::fits(v),
@@ -20158,10 +19766,8 @@ impl __p::Builder for __ServerRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ServerRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ServerRequest, E> {
+        Ok(
             match self {
                 Self::PingRequest(b) => {
                     ServerRequest::PingRequest(__p::Builder::finish(b)?)
@@ -20196,61 +19802,55 @@ impl __p::Tagged for ServerRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerRequest object, chosen by `method`";
     type Builder = __ServerRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ServerRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ServerRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ping") => {
-                    __ServerRequestBuilder::PingRequest(
-                        <__PingRequestBuilder as ::core::default::Default>::default(),
-                    )
+                Some("ping") => {
+                    __ServerRequestBuilder::PingRequest(__PingRequestBuilder::default())
                 }
-                ::core::option::Option::Some("sampling/createMessage") => {
+                Some("sampling/createMessage") => {
                     __ServerRequestBuilder::CreateMessageRequest(
-                        <__CreateMessageRequestBuilder as ::core::default::Default>::default(),
+                        __CreateMessageRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("roots/list") => {
+                Some("roots/list") => {
                     __ServerRequestBuilder::ListRootsRequest(
-                        <__ListRootsRequestBuilder as ::core::default::Default>::default(),
+                        __ListRootsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("elicitation/create") => {
+                Some("elicitation/create") => {
                     __ServerRequestBuilder::ElicitRequest(
-                        <__ElicitRequestBuilder as ::core::default::Default>::default(),
+                        __ElicitRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tasks/get") => {
+                Some("tasks/get") => {
                     __ServerRequestBuilder::GetTaskRequest(
-                        <__GetTaskRequestBuilder as ::core::default::Default>::default(),
+                        __GetTaskRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tasks/result") => {
+                Some("tasks/result") => {
                     __ServerRequestBuilder::GetTaskPayloadRequest(
-                        <__GetTaskPayloadRequestBuilder as ::core::default::Default>::default(),
+                        __GetTaskPayloadRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tasks/list") => {
+                Some("tasks/list") => {
                     __ServerRequestBuilder::ListTasksRequest(
-                        <__ListTasksRequestBuilder as ::core::default::Default>::default(),
+                        __ListTasksRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tasks/cancel") => {
+                Some("tasks/cancel") => {
                     __ServerRequestBuilder::CancelTaskRequest(
-                        <__CancelTaskRequestBuilder as ::core::default::Default>::default(),
+                        __CancelTaskRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ServerRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ServerRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerRequest>(d)
@@ -20282,32 +19882,22 @@ pub enum ServerNotification {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ServerNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CancelledNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ProgressNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::LoggingMessageNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceUpdatedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ResourceListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ToolListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::PromptListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ElicitationCompleteNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::TaskStatusNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::LoggingMessageNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceUpdatedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ToolListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::PromptListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ElicitationCompleteNotification(v) => serde::Serialize::serialize(v, s),
+            Self::TaskStatusNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -20328,7 +19918,7 @@ impl __rt::SchemaType for ServerNotification {
     }
 }
 impl __p::Shape for ServerNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -20344,7 +19934,7 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -20394,10 +19984,10 @@ impl __p::Builder for __ServerNotificationBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerNotification, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CancelledNotification(b) => {
                     ServerNotification::CancelledNotification(__p::Builder::finish(b)?)
@@ -20447,66 +20037,62 @@ impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
     type Builder = __ServerNotificationBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ServerNotificationBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ServerNotificationBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("notifications/cancelled") => {
+                Some("notifications/cancelled") => {
                     __ServerNotificationBuilder::CancelledNotification(
-                        <__CancelledNotificationBuilder as ::core::default::Default>::default(),
+                        __CancelledNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/progress") => {
+                Some("notifications/progress") => {
                     __ServerNotificationBuilder::ProgressNotification(
-                        <__ProgressNotificationBuilder as ::core::default::Default>::default(),
+                        __ProgressNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/message") => {
+                Some("notifications/message") => {
                     __ServerNotificationBuilder::LoggingMessageNotification(
-                        <__LoggingMessageNotificationBuilder as ::core::default::Default>::default(),
+                        __LoggingMessageNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/updated") => {
+                Some("notifications/resources/updated") => {
                     __ServerNotificationBuilder::ResourceUpdatedNotification(
-                        <__ResourceUpdatedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceUpdatedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/list_changed") => {
+                Some("notifications/resources/list_changed") => {
                     __ServerNotificationBuilder::ResourceListChangedNotification(
-                        <__ResourceListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/tools/list_changed") => {
+                Some("notifications/tools/list_changed") => {
                     __ServerNotificationBuilder::ToolListChangedNotification(
-                        <__ToolListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ToolListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/prompts/list_changed") => {
+                Some("notifications/prompts/list_changed") => {
                     __ServerNotificationBuilder::PromptListChangedNotification(
-                        <__PromptListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __PromptListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/elicitation/complete") => {
+                Some("notifications/elicitation/complete") => {
                     __ServerNotificationBuilder::ElicitationCompleteNotification(
-                        <__ElicitationCompleteNotificationBuilder as ::core::default::Default>::default(),
+                        __ElicitationCompleteNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/tasks/status") => {
+                Some("notifications/tasks/status") => {
                     __ServerNotificationBuilder::TaskStatusNotification(
-                        <__TaskStatusNotificationBuilder as ::core::default::Default>::default(),
+                        __TaskStatusNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ServerNotificationBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ServerNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerNotification>(d)
@@ -20546,28 +20132,26 @@ pub enum ServerResult {
     /// [`CancelTaskResult`]
     CancelTaskResult(CancelTaskResult),
 }
-impl __p::serde::Serialize for ServerResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmptyResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InitializeResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesResult(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ListResourcesResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ReadResourceResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetTaskResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetTaskPayloadResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListTasksResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CancelTaskResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+            Self::InitializeResult(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteResult(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
+            Self::GetTaskResult(v) => serde::Serialize::serialize(v, s),
+            Self::GetTaskPayloadResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListTasksResult(v) => serde::Serialize::serialize(v, s),
+            Self::CancelTaskResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -20592,7 +20176,7 @@ impl __rt::SchemaType for ServerResult {
     }
 }
 impl __p::Shape for ServerResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <InitializeResult as __p::Shape>::score(v),
@@ -20613,7 +20197,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <InitializeResult as __p::Shape>::fits(v),
@@ -20635,11 +20219,11 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <EmptyResult as __p::Shape>::score(&v),
             <InitializeResult as __p::Shape>::score(&v),
@@ -20657,51 +20241,25 @@ impl<'de> __p::serde::Deserialize<'de> for ServerResult {
             <CancelTaskResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(ServerResult::EmptyResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(ServerResult::InitializeResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(ServerResult::CompleteResult)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(ServerResult::GetPromptResult)
-            }
-            ::core::option::Option::Some(4usize) => {
-                __p::from_value(v).map(ServerResult::ListPromptsResult)
-            }
-            ::core::option::Option::Some(5usize) => {
+            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
+            Some(1usize) => __p::from_value(v).map(ServerResult::InitializeResult),
+            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
+            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
+            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
+            Some(5usize) => {
                 __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
             }
-            ::core::option::Option::Some(6usize) => {
-                __p::from_value(v).map(ServerResult::ListResourcesResult)
-            }
-            ::core::option::Option::Some(7usize) => {
-                __p::from_value(v).map(ServerResult::ReadResourceResult)
-            }
-            ::core::option::Option::Some(8usize) => {
-                __p::from_value(v).map(ServerResult::CallToolResult)
-            }
-            ::core::option::Option::Some(9usize) => {
-                __p::from_value(v).map(ServerResult::ListToolsResult)
-            }
-            ::core::option::Option::Some(10usize) => {
-                __p::from_value(v).map(ServerResult::GetTaskResult)
-            }
-            ::core::option::Option::Some(11usize) => {
-                __p::from_value(v).map(ServerResult::GetTaskPayloadResult)
-            }
-            ::core::option::Option::Some(12usize) => {
-                __p::from_value(v).map(ServerResult::ListTasksResult)
-            }
-            ::core::option::Option::Some(13usize) => {
-                __p::from_value(v).map(ServerResult::CancelTaskResult)
-            }
+            Some(6usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
+            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
+            Some(8usize) => __p::from_value(v).map(ServerResult::CallToolResult),
+            Some(9usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
+            Some(10usize) => __p::from_value(v).map(ServerResult::GetTaskResult),
+            Some(11usize) => __p::from_value(v).map(ServerResult::GetTaskPayloadResult),
+            Some(12usize) => __p::from_value(v).map(ServerResult::ListTasksResult),
+            Some(13usize) => __p::from_value(v).map(ServerResult::CancelTaskResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
                     ),
                 )
@@ -21237,25 +20795,17 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    >,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<
-        T: __p::serde::Serialize + __p::serde::de::DeserializeOwned + __rt::SchemaType,
-    >(
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
         json: &str,
-    ) -> ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    > {
-        let t: T = __p::serde_json::from_str(json)?;
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t: T = serde_json::from_str(json)?;
         let name = t.schema_name();
-        ::core::result::Result::Ok((__p::serde_json::to_value(&t)?, name))
+        Ok((serde_json::to_value(&t)?, name))
     }
-    ::core::option::Option::Some(
+    Some(
         match type_name {
             "JSONRPCMessage" => go::<JSONRPCMessage>(json),
             "ProgressToken" => go::<ProgressToken>(json),
@@ -21485,7 +21035,7 @@ pub fn roundtrip_json(
             "ServerRequest" => go::<ServerRequest>(json),
             "ServerNotification" => go::<ServerNotification>(json),
             "ServerResult" => go::<ServerResult>(json),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }

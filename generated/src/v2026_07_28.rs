@@ -4,6 +4,7 @@
 //!
 //! Generated from `mcp-spec/schema/2026-07-28/schema.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 pub type JSONValue = serde_json::Value;
 pub type JSONObject = serde_json::Map<String, serde_json::Value>;
@@ -20,15 +21,15 @@ pub enum JSONRPCMessage {
     /// [`JSONRPCResponse`]
     JSONRPCResponse(JSONRPCResponse),
 }
-impl __p::serde::Serialize for JSONRPCMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::JSONRPCRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCResponse(v) => __p::serde::Serialize::serialize(v, s),
+            Self::JSONRPCRequest(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCNotification(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCResponse(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -42,7 +43,7 @@ impl __rt::SchemaType for JSONRPCMessage {
     }
 }
 impl __p::Shape for JSONRPCMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -52,7 +53,7 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -63,29 +64,23 @@ impl __p::Shape for JSONRPCMessage {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <JSONRPCRequest as __p::Shape>::score(&v),
             <JSONRPCNotification as __p::Shape>::score(&v),
             <JSONRPCResponse as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse)
-            }
+            Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
+            Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
+            Some(2usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
                     ),
                 )
@@ -123,14 +118,14 @@ pub type MetaObject = __rt::JsonObject;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestMetaObject {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by [`notifications/progress`](ProgressNotification)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    pub progress_token: ::core::option::Option<ProgressToken>,
+    pub progress_token: Option<ProgressToken>,
     /// The MCP Protocol Version being used for this request. Required.
     ///
     /// For the HTTP transport, this value MUST match the `MCP-Protocol-Version`
     /// header; otherwise the server MUST return a `400 Bad Request`. If the
     /// server does not support the requested version, it MUST return an
     /// [`UnsupportedProtocolVersionError`].
-    pub io_modelcontextprotocol_protocol_version: ::std::string::String,
+    pub io_modelcontextprotocol_protocol_version: String,
     /// Identifies the client software making the request. Clients SHOULD
     /// include this field on every request unless specifically configured not
     /// to do so.
@@ -142,7 +137,7 @@ pub struct RequestMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Servers
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    pub io_modelcontextprotocol_client_info: ::core::option::Option<Implementation>,
+    pub io_modelcontextprotocol_client_info: Option<Implementation>,
     /// The client's capabilities for this specific request. Required.
     ///
     /// Capabilities are declared per-request rather than once at initialization;
@@ -155,7 +150,7 @@ pub struct RequestMetaObject {
     /// notifications for this request. The client opts in to log messages by
     /// explicitly setting a level. Replaces the former `logging/setLevel` RPC.
     #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
-    pub io_modelcontextprotocol_log_level: ::core::option::Option<LoggingLevel>,
+    pub io_modelcontextprotocol_log_level: Option<LoggingLevel>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -163,15 +158,11 @@ pub struct RequestMetaObject {
 /// Reads and writes `RequestMetaObject` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestMetaObjectBuilder {
-    progress_token: ::core::option::Option<ProgressToken>,
-    io_modelcontextprotocol_protocol_version: ::core::option::Option<
-        ::std::string::String,
-    >,
-    io_modelcontextprotocol_client_info: ::core::option::Option<Implementation>,
-    io_modelcontextprotocol_client_capabilities: ::core::option::Option<
-        ClientCapabilities,
-    >,
-    io_modelcontextprotocol_log_level: ::core::option::Option<LoggingLevel>,
+    progress_token: Option<ProgressToken>,
+    io_modelcontextprotocol_protocol_version: Option<String>,
+    io_modelcontextprotocol_client_info: Option<Implementation>,
+    io_modelcontextprotocol_client_capabilities: Option<ClientCapabilities>,
+    io_modelcontextprotocol_log_level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestMetaObjectBuilder {
@@ -218,10 +209,10 @@ impl __p::Builder for __RequestMetaObjectBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<RequestMetaObject, E> {
-        ::core::result::Result::Ok(RequestMetaObject {
+        Ok(RequestMetaObject {
             progress_token: self.progress_token,
             io_modelcontextprotocol_protocol_version: __p::need(
                 self.io_modelcontextprotocol_protocol_version,
@@ -238,38 +229,35 @@ impl __p::Builder for __RequestMetaObjectBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestMetaObject {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestMetaObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestMetaObjectBuilder>(d, "RequestMetaObject")
     }
 }
-impl __p::serde::Serialize for RequestMetaObject {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestMetaObject {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.progress_token {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.progress_token {
             m.serialize_entry("progressToken", v)?;
         }
         m.serialize_entry(
             "io.modelcontextprotocol/protocolVersion",
             &self.io_modelcontextprotocol_protocol_version,
         )?;
-        if let ::core::option::Option::Some(v) = &self
-            .io_modelcontextprotocol_client_info
-        {
+        if let Some(v) = &self.io_modelcontextprotocol_client_info {
             m.serialize_entry("io.modelcontextprotocol/clientInfo", v)?;
         }
         m.serialize_entry(
             "io.modelcontextprotocol/clientCapabilities",
             &self.io_modelcontextprotocol_client_capabilities,
         )?;
-        if let ::core::option::Option::Some(v) = &self.io_modelcontextprotocol_log_level
-        {
+        if let Some(v) = &self.io_modelcontextprotocol_log_level {
             m.serialize_entry("io.modelcontextprotocol/logLevel", v)?;
         }
         for (k, v) in &self.extra {
@@ -284,7 +272,7 @@ impl __rt::SchemaType for RequestMetaObject {
     }
 }
 impl __p::Shape for RequestMetaObject {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[
@@ -295,7 +283,7 @@ impl __p::Shape for RequestMetaObject {
                 ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
                 (
                     "io.modelcontextprotocol/protocolVersion",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
+                    <String as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "io.modelcontextprotocol/clientInfo",
@@ -313,7 +301,7 @@ impl __p::Shape for RequestMetaObject {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &[
@@ -341,7 +329,7 @@ pub struct NotificationMetaObject {
     ///
     /// The value is the JSON-RPC ID of the `subscriptions/listen` request that
     /// opened the stream.
-    pub io_modelcontextprotocol_subscription_id: ::core::option::Option<RequestId>,
+    pub io_modelcontextprotocol_subscription_id: Option<RequestId>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -349,7 +337,7 @@ pub struct NotificationMetaObject {
 /// Reads and writes `NotificationMetaObject` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationMetaObjectBuilder {
-    io_modelcontextprotocol_subscription_id: ::core::option::Option<RequestId>,
+    io_modelcontextprotocol_subscription_id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationMetaObjectBuilder {
@@ -371,18 +359,18 @@ impl __p::Builder for __NotificationMetaObjectBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<NotificationMetaObject, E> {
-        ::core::result::Result::Ok(NotificationMetaObject {
+        Ok(NotificationMetaObject {
             io_modelcontextprotocol_subscription_id: self
                 .io_modelcontextprotocol_subscription_id,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NotificationMetaObject {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NotificationMetaObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -391,16 +379,14 @@ impl<'de> __p::serde::Deserialize<'de> for NotificationMetaObject {
         >(d, "NotificationMetaObject")
     }
 }
-impl __p::serde::Serialize for NotificationMetaObject {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NotificationMetaObject {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self
-            .io_modelcontextprotocol_subscription_id
-        {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.io_modelcontextprotocol_subscription_id {
             m.serialize_entry("io.modelcontextprotocol/subscriptionId", v)?;
         }
         for (k, v) in &self.extra {
@@ -415,7 +401,7 @@ impl __rt::SchemaType for NotificationMetaObject {
     }
 }
 impl __p::Shape for NotificationMetaObject {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -428,7 +414,7 @@ impl __p::Shape for NotificationMetaObject {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -450,7 +436,7 @@ pub struct ResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    pub io_modelcontextprotocol_server_info: ::core::option::Option<Implementation>,
+    pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -458,7 +444,7 @@ pub struct ResultMetaObject {
 /// Reads and writes `ResultMetaObject` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResultMetaObjectBuilder {
-    io_modelcontextprotocol_server_info: ::core::option::Option<Implementation>,
+    io_modelcontextprotocol_server_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultMetaObjectBuilder {
@@ -480,33 +466,29 @@ impl __p::Builder for __ResultMetaObjectBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResultMetaObject, E> {
-        ::core::result::Result::Ok(ResultMetaObject {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResultMetaObject, E> {
+        Ok(ResultMetaObject {
             io_modelcontextprotocol_server_info: self
                 .io_modelcontextprotocol_server_info,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResultMetaObject {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResultMetaObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultMetaObjectBuilder>(d, "ResultMetaObject")
     }
 }
-impl __p::serde::Serialize for ResultMetaObject {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResultMetaObject {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self
-            .io_modelcontextprotocol_server_info
-        {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.io_modelcontextprotocol_server_info {
             m.serialize_entry("io.modelcontextprotocol/serverInfo", v)?;
         }
         for (k, v) in &self.extra {
@@ -521,7 +503,7 @@ impl __rt::SchemaType for ResultMetaObject {
     }
 }
 impl __p::Shape for ResultMetaObject {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -534,7 +516,7 @@ impl __p::Shape for ResultMetaObject {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -544,18 +526,18 @@ impl __p::Shape for ResultMetaObject {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressToken {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for ProgressToken {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressToken {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -568,82 +550,76 @@ impl __rt::SchemaType for ProgressToken {
     }
 }
 impl __p::Shape for ProgressToken {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressToken {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = ProgressToken;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("ProgressToken (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<ProgressToken, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ProgressToken::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -652,7 +628,7 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressToken {
     }
 }
 /// An opaque token used to represent a cursor for pagination.
-pub type Cursor = ::std::string::String;
+pub type Cursor = String;
 /// Common params for any request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
@@ -664,7 +640,7 @@ pub struct RequestParams {
 /// Reads and writes `RequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsBuilder {
-    meta: ::core::option::Option<RequestMetaObject>,
+    meta: Option<RequestMetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsBuilder {
@@ -679,29 +655,27 @@ impl __p::Builder for __RequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<RequestParams, E> {
-        ::core::result::Result::Ok(RequestParams {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<RequestParams, E> {
+        Ok(RequestParams {
             meta: __p::need(self.meta, "_meta")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
-impl __p::serde::Serialize for RequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -715,7 +689,7 @@ impl __rt::SchemaType for RequestParams {
     }
 }
 impl __p::Shape for RequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta"],
@@ -723,15 +697,15 @@ impl __p::Shape for RequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta"], &[])
     }
 }
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub method: String,
+    pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -739,8 +713,8 @@ pub struct Request {
 /// Reads and writes `Request` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<__rt::JsonObject>,
+    method: Option<String>,
+    params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestBuilder {
@@ -756,30 +730,30 @@ impl __p::Builder for __RequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Request, E> {
-        ::core::result::Result::Ok(Request {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Request, E> {
+        Ok(Request {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Request {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
-impl __p::serde::Serialize for Request {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Request {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -794,25 +768,25 @@ impl __rt::SchemaType for Request {
     }
 }
 impl __p::Shape for Request {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 /// Common params for any notification.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
-    pub meta: ::core::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -820,7 +794,7 @@ pub struct NotificationParams {
 /// Reads and writes `NotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationParamsBuilder {
-    meta: ::core::option::Option<NotificationMetaObject>,
+    meta: Option<NotificationMetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationParamsBuilder {
@@ -835,17 +809,17 @@ impl __p::Builder for __NotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<NotificationParams, E> {
-        ::core::result::Result::Ok(NotificationParams {
+        Ok(NotificationParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -854,14 +828,14 @@ impl<'de> __p::serde::Deserialize<'de> for NotificationParams {
         >(d, "NotificationParams")
     }
 }
-impl __p::serde::Serialize for NotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -876,7 +850,7 @@ impl __rt::SchemaType for NotificationParams {
     }
 }
 impl __p::Shape for NotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -884,15 +858,15 @@ impl __p::Shape for NotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub method: String,
+    pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -900,8 +874,8 @@ pub struct Notification {
 /// Reads and writes `Notification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<__rt::JsonObject>,
+    method: Option<String>,
+    params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NotificationBuilder {
@@ -917,32 +891,30 @@ impl __p::Builder for __NotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Notification, E> {
-        ::core::result::Result::Ok(Notification {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Notification, E> {
+        Ok(Notification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Notification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
-impl __p::serde::Serialize for Notification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Notification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -957,18 +929,18 @@ impl __rt::SchemaType for Notification {
     }
 }
 impl __p::Shape for Notification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
@@ -984,7 +956,7 @@ pub enum ResultType {
     /// `"input_required"`
     InputRequired,
     /// Any other string, which the schema allows.
-    Other(::std::string::String),
+    Other(String),
 }
 impl ResultType {
     /// The value as written on the wire.
@@ -1003,28 +975,28 @@ impl ResultType {
         }
     }
 }
-impl ::core::fmt::Display for ResultType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for ResultType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for ResultType {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResultType {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResultType {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResultType {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a ResultType string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for ResultType {
@@ -1033,10 +1005,10 @@ impl __rt::SchemaType for ResultType {
     }
 }
 impl __p::Shape for ResultType {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if true {
@@ -1046,14 +1018,14 @@ impl __p::Shape for ResultType {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
 /// Common result fields.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Result {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -1069,8 +1041,8 @@ pub struct Result {
 /// Reads and writes `Result` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultBuilder {
@@ -1086,29 +1058,29 @@ impl __p::Builder for __ResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Result, E> {
-        ::core::result::Result::Ok(Result {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
+        Ok(Result {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Result {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Result {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
-impl __p::serde::Serialize for Result {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Result {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
@@ -1124,7 +1096,7 @@ impl __rt::SchemaType for Result {
     }
 }
 impl __p::Shape for Result {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType"],
@@ -1135,7 +1107,7 @@ impl __p::Shape for Result {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType"], &[])
     }
 }
@@ -1144,9 +1116,9 @@ pub struct Error {
     /// The error type that occurred.
     pub code: i64,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1154,9 +1126,9 @@ pub struct Error {
 /// Reads and writes `Error` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ErrorBuilder {
-    code: ::core::option::Option<i64>,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    code: Option<i64>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ErrorBuilder {
@@ -1173,8 +1145,8 @@ impl __p::Builder for __ErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Error, E> {
-        ::core::result::Result::Ok(Error {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Error, E> {
+        Ok(Error {
             code: __p::need(self.code, "code")?,
             message: __p::need(self.message, "message")?,
             data: self.data,
@@ -1182,23 +1154,23 @@ impl __p::Builder for __ErrorBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Error {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Error {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
-impl __p::serde::Serialize for Error {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Error {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &self.code)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -1213,19 +1185,19 @@ impl __rt::SchemaType for Error {
     }
 }
 impl __p::Shape for Error {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
                 ("code", <i64 as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
@@ -1235,18 +1207,18 @@ impl __p::Shape for Error {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestId {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
 }
-impl __p::serde::Serialize for RequestId {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for RequestId {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -1259,82 +1231,76 @@ impl __rt::SchemaType for RequestId {
     }
 }
 impl __p::Shape for RequestId {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
-        [<::std::string::String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = RequestId;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("RequestId (string or integer)")
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<RequestId, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     RequestId::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -1347,8 +1313,8 @@ impl<'de> __p::serde::Deserialize<'de> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub method: String,
+    pub params: Option<__rt::JsonObject>,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1357,10 +1323,10 @@ pub struct JSONRPCRequest {
 /// Reads and writes `JSONRPCRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<__rt::JsonObject>,
+    method: Option<String>,
+    params: Option<__rt::JsonObject>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCRequestBuilder {
@@ -1385,11 +1351,9 @@ impl __p::Builder for __JSONRPCRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<JSONRPCRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCRequest, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCRequest {
+        Ok(JSONRPCRequest {
             method: __p::need(self.method, "method")?,
             params: self.params,
             id: __p::need(self.id, "id")?,
@@ -1397,22 +1361,22 @@ impl __p::Builder for __JSONRPCRequestBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
-impl __p::serde::Serialize for JSONRPCRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -1429,19 +1393,19 @@ impl __rt::SchemaType for JSONRPCRequest {
     }
 }
 impl __p::Shape for JSONRPCRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -1454,8 +1418,8 @@ impl __p::Shape for JSONRPCRequest {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
-    pub method: ::std::string::String,
-    pub params: ::core::option::Option<__rt::JsonObject>,
+    pub method: String,
+    pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1463,8 +1427,8 @@ pub struct JSONRPCNotification {
 /// Reads and writes `JSONRPCNotification` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __JSONRPCNotificationBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<__rt::JsonObject>,
+    method: Option<String>,
+    params: Option<__rt::JsonObject>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -1489,19 +1453,19 @@ impl __p::Builder for __JSONRPCNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCNotification, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCNotification {
+        Ok(JSONRPCNotification {
             method: __p::need(self.method, "method")?,
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1510,15 +1474,15 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCNotification {
         >(d, "JSONRPCNotification")
     }
 }
-impl __p::serde::Serialize for JSONRPCNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -1534,18 +1498,18 @@ impl __rt::SchemaType for JSONRPCNotification {
     }
 }
 impl __p::Shape for JSONRPCNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -1568,8 +1532,8 @@ pub struct JSONRPCResultResponse {
 #[derive(Default)]
 pub struct __JSONRPCResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<Result>,
+    id: Option<RequestId>,
+    result: Option<Result>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCResultResponseBuilder {
@@ -1593,19 +1557,19 @@ impl __p::Builder for __JSONRPCResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCResultResponse {
+        Ok(JSONRPCResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1614,13 +1578,13 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCResultResponse {
         >(d, "JSONRPCResultResponse")
     }
 }
-impl __p::serde::Serialize for JSONRPCResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -1636,7 +1600,7 @@ impl __rt::SchemaType for JSONRPCResultResponse {
     }
 }
 impl __p::Shape for JSONRPCResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1647,7 +1611,7 @@ impl __p::Shape for JSONRPCResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -1660,7 +1624,7 @@ impl __p::Shape for JSONRPCResultResponse {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCErrorResponse {
-    pub id: ::core::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: Error,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1670,8 +1634,8 @@ pub struct JSONRPCErrorResponse {
 #[derive(Default)]
 pub struct __JSONRPCErrorResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    error: ::core::option::Option<Error>,
+    id: Option<RequestId>,
+    error: Option<Error>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCErrorResponseBuilder {
@@ -1695,19 +1659,19 @@ impl __p::Builder for __JSONRPCErrorResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<JSONRPCErrorResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(JSONRPCErrorResponse {
+        Ok(JSONRPCErrorResponse {
             id: self.id,
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCErrorResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -1716,15 +1680,15 @@ impl<'de> __p::serde::Deserialize<'de> for JSONRPCErrorResponse {
         >(d, "JSONRPCErrorResponse")
     }
 }
-impl __p::serde::Serialize for JSONRPCErrorResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCErrorResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
-        if let ::core::option::Option::Some(v) = &self.id {
+        if let Some(v) = &self.id {
             m.serialize_entry("id", v)?;
         }
         m.serialize_entry("error", &self.error)?;
@@ -1740,7 +1704,7 @@ impl __rt::SchemaType for JSONRPCErrorResponse {
     }
 }
 impl __p::Shape for JSONRPCErrorResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
@@ -1751,7 +1715,7 @@ impl __p::Shape for JSONRPCErrorResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "error"],
@@ -1769,14 +1733,14 @@ pub enum JSONRPCResponse {
     /// [`JSONRPCErrorResponse`]
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl __p::serde::Serialize for JSONRPCResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for JSONRPCResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::JSONRPCResultResponse(v) => __p::serde::Serialize::serialize(v, s),
-            Self::JSONRPCErrorResponse(v) => __p::serde::Serialize::serialize(v, s),
+            Self::JSONRPCResultResponse(v) => serde::Serialize::serialize(v, s),
+            Self::JSONRPCErrorResponse(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -1789,7 +1753,7 @@ impl __rt::SchemaType for JSONRPCResponse {
     }
 }
 impl __p::Shape for JSONRPCResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCResultResponse as __p::Shape>::score(v),
             <JSONRPCErrorResponse as __p::Shape>::score(v),
@@ -1798,7 +1762,7 @@ impl __p::Shape for JSONRPCResponse {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <JSONRPCResultResponse as __p::Shape>::fits(v),
             <JSONRPCErrorResponse as __p::Shape>::fits(v),
@@ -1808,25 +1772,23 @@ impl __p::Shape for JSONRPCResponse {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for JSONRPCResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <JSONRPCResultResponse as __p::Shape>::score(&v),
             <JSONRPCErrorResponse as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(JSONRPCResponse::JSONRPCResultResponse)
             }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(JSONRPCResponse::JSONRPCErrorResponse)
-            }
+            Some(1usize) => __p::from_value(v).map(JSONRPCResponse::JSONRPCErrorResponse),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCResponse matches this value; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)",
                     ),
                 )
@@ -1850,9 +1812,9 @@ pub const INTERNAL_ERROR: i64 = -32603i64;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ParseError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1861,8 +1823,8 @@ pub struct ParseError {
 #[derive(Default)]
 pub struct __ParseErrorBuilder {
     __lit_code: bool,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ParseErrorBuilder {
@@ -1881,32 +1843,32 @@ impl __p::Builder for __ParseErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<ParseError, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ParseError, E> {
         __p::need_literal::<E>(self.__lit_code, "code")?;
-        ::core::result::Result::Ok(ParseError {
+        Ok(ParseError {
             message: __p::need(self.message, "message")?,
             data: self.data,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ParseError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ParseError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ParseErrorBuilder>(d, "ParseError")
     }
 }
-impl __p::serde::Serialize for ParseError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ParseError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &-32700i64)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -1921,18 +1883,18 @@ impl __rt::SchemaType for ParseError {
     }
 }
 impl __p::Shape for ParseError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[("code", true, __p::Lit::Int(-32700i64))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message"],
@@ -1948,9 +1910,9 @@ impl __p::Shape for ParseError {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InvalidRequestError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1959,8 +1921,8 @@ pub struct InvalidRequestError {
 #[derive(Default)]
 pub struct __InvalidRequestErrorBuilder {
     __lit_code: bool,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InvalidRequestErrorBuilder {
@@ -1979,19 +1941,19 @@ impl __p::Builder for __InvalidRequestErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InvalidRequestError, E> {
         __p::need_literal::<E>(self.__lit_code, "code")?;
-        ::core::result::Result::Ok(InvalidRequestError {
+        Ok(InvalidRequestError {
             message: __p::need(self.message, "message")?,
             data: self.data,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InvalidRequestError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InvalidRequestError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2000,16 +1962,16 @@ impl<'de> __p::serde::Deserialize<'de> for InvalidRequestError {
         >(d, "InvalidRequestError")
     }
 }
-impl __p::serde::Serialize for InvalidRequestError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InvalidRequestError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &-32600i64)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -2024,18 +1986,18 @@ impl __rt::SchemaType for InvalidRequestError {
     }
 }
 impl __p::Shape for InvalidRequestError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[("code", true, __p::Lit::Int(-32600i64))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message"],
@@ -2058,9 +2020,9 @@ impl __p::Shape for InvalidRequestError {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MethodNotFoundError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2069,8 +2031,8 @@ pub struct MethodNotFoundError {
 #[derive(Default)]
 pub struct __MethodNotFoundErrorBuilder {
     __lit_code: bool,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __MethodNotFoundErrorBuilder {
@@ -2089,19 +2051,19 @@ impl __p::Builder for __MethodNotFoundErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<MethodNotFoundError, E> {
         __p::need_literal::<E>(self.__lit_code, "code")?;
-        ::core::result::Result::Ok(MethodNotFoundError {
+        Ok(MethodNotFoundError {
             message: __p::need(self.message, "message")?,
             data: self.data,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for MethodNotFoundError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for MethodNotFoundError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2110,16 +2072,16 @@ impl<'de> __p::serde::Deserialize<'de> for MethodNotFoundError {
         >(d, "MethodNotFoundError")
     }
 }
-impl __p::serde::Serialize for MethodNotFoundError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for MethodNotFoundError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &-32601i64)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -2134,18 +2096,18 @@ impl __rt::SchemaType for MethodNotFoundError {
     }
 }
 impl __p::Shape for MethodNotFoundError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[("code", true, __p::Lit::Int(-32601i64))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message"],
@@ -2182,9 +2144,9 @@ impl __p::Shape for MethodNotFoundError {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InvalidParamsError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2193,8 +2155,8 @@ pub struct InvalidParamsError {
 #[derive(Default)]
 pub struct __InvalidParamsErrorBuilder {
     __lit_code: bool,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InvalidParamsErrorBuilder {
@@ -2213,19 +2175,19 @@ impl __p::Builder for __InvalidParamsErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InvalidParamsError, E> {
         __p::need_literal::<E>(self.__lit_code, "code")?;
-        ::core::result::Result::Ok(InvalidParamsError {
+        Ok(InvalidParamsError {
             message: __p::need(self.message, "message")?,
             data: self.data,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InvalidParamsError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InvalidParamsError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2234,16 +2196,16 @@ impl<'de> __p::serde::Deserialize<'de> for InvalidParamsError {
         >(d, "InvalidParamsError")
     }
 }
-impl __p::serde::Serialize for InvalidParamsError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InvalidParamsError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &-32602i64)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -2258,18 +2220,18 @@ impl __rt::SchemaType for InvalidParamsError {
     }
 }
 impl __p::Shape for InvalidParamsError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[("code", true, __p::Lit::Int(-32602i64))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message"],
@@ -2288,9 +2250,9 @@ impl __p::Shape for InvalidParamsError {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InternalError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2299,8 +2261,8 @@ pub struct InternalError {
 #[derive(Default)]
 pub struct __InternalErrorBuilder {
     __lit_code: bool,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InternalErrorBuilder {
@@ -2319,34 +2281,32 @@ impl __p::Builder for __InternalErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<InternalError, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InternalError, E> {
         __p::need_literal::<E>(self.__lit_code, "code")?;
-        ::core::result::Result::Ok(InternalError {
+        Ok(InternalError {
             message: __p::need(self.message, "message")?,
             data: self.data,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InternalError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InternalError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InternalErrorBuilder>(d, "InternalError")
     }
 }
-impl __p::serde::Serialize for InternalError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InternalError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &-32603i64)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -2361,18 +2321,18 @@ impl __rt::SchemaType for InternalError {
     }
 }
 impl __p::Shape for InternalError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[("code", true, __p::Lit::Int(-32603i64))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message"],
@@ -2401,7 +2361,7 @@ pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022i64;
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct HeaderMismatchError {
-    pub id: ::core::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: HeaderMismatchErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2411,8 +2371,8 @@ pub struct HeaderMismatchError {
 #[derive(Default)]
 pub struct __HeaderMismatchErrorBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    error: ::core::option::Option<HeaderMismatchErrorError>,
+    id: Option<RequestId>,
+    error: Option<HeaderMismatchErrorError>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __HeaderMismatchErrorBuilder {
@@ -2436,19 +2396,19 @@ impl __p::Builder for __HeaderMismatchErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<HeaderMismatchError, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(HeaderMismatchError {
+        Ok(HeaderMismatchError {
             id: self.id,
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for HeaderMismatchError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for HeaderMismatchError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2457,15 +2417,15 @@ impl<'de> __p::serde::Deserialize<'de> for HeaderMismatchError {
         >(d, "HeaderMismatchError")
     }
 }
-impl __p::serde::Serialize for HeaderMismatchError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for HeaderMismatchError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
-        if let ::core::option::Option::Some(v) = &self.id {
+        if let Some(v) = &self.id {
             m.serialize_entry("id", v)?;
         }
         m.serialize_entry("error", &self.error)?;
@@ -2481,7 +2441,7 @@ impl __rt::SchemaType for HeaderMismatchError {
     }
 }
 impl __p::Shape for HeaderMismatchError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
@@ -2492,7 +2452,7 @@ impl __p::Shape for HeaderMismatchError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "error"],
@@ -2506,9 +2466,9 @@ impl __p::Shape for HeaderMismatchError {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct HeaderMismatchErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    pub data: ::core::option::Option<__p::serde_json::Value>,
+    pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2517,8 +2477,8 @@ pub struct HeaderMismatchErrorError {
 #[derive(Default)]
 pub struct __HeaderMismatchErrorErrorBuilder {
     __lit_code: bool,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    message: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __HeaderMismatchErrorErrorBuilder {
@@ -2537,19 +2497,19 @@ impl __p::Builder for __HeaderMismatchErrorErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<HeaderMismatchErrorError, E> {
         __p::need_literal::<E>(self.__lit_code, "code")?;
-        ::core::result::Result::Ok(HeaderMismatchErrorError {
+        Ok(HeaderMismatchErrorError {
             message: __p::need(self.message, "message")?,
             data: self.data,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for HeaderMismatchErrorError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for HeaderMismatchErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2558,16 +2518,16 @@ impl<'de> __p::serde::Deserialize<'de> for HeaderMismatchErrorError {
         >(d, "HeaderMismatchErrorError")
     }
 }
-impl __p::serde::Serialize for HeaderMismatchErrorError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for HeaderMismatchErrorError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &-32020i64)?;
         m.serialize_entry("message", &self.message)?;
-        if let ::core::option::Option::Some(v) = &self.data {
+        if let Some(v) = &self.data {
             m.serialize_entry("data", v)?;
         }
         for (k, v) in &self.extra {
@@ -2582,18 +2542,18 @@ impl __rt::SchemaType for HeaderMismatchErrorError {
     }
 }
 impl __p::Shape for HeaderMismatchErrorError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[("code", true, __p::Lit::Int(-32020i64))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message"],
@@ -2612,7 +2572,7 @@ impl __p::Shape for HeaderMismatchErrorError {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsupportedProtocolVersionError {
-    pub id: ::core::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: UnsupportedProtocolVersionErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2622,8 +2582,8 @@ pub struct UnsupportedProtocolVersionError {
 #[derive(Default)]
 pub struct __UnsupportedProtocolVersionErrorBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    error: ::core::option::Option<UnsupportedProtocolVersionErrorError>,
+    id: Option<RequestId>,
+    error: Option<UnsupportedProtocolVersionErrorError>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsupportedProtocolVersionErrorBuilder {
@@ -2647,19 +2607,19 @@ impl __p::Builder for __UnsupportedProtocolVersionErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsupportedProtocolVersionError, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(UnsupportedProtocolVersionError {
+        Ok(UnsupportedProtocolVersionError {
             id: self.id,
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsupportedProtocolVersionError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2668,15 +2628,15 @@ impl<'de> __p::serde::Deserialize<'de> for UnsupportedProtocolVersionError {
         >(d, "UnsupportedProtocolVersionError")
     }
 }
-impl __p::serde::Serialize for UnsupportedProtocolVersionError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsupportedProtocolVersionError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
-        if let ::core::option::Option::Some(v) = &self.id {
+        if let Some(v) = &self.id {
             m.serialize_entry("id", v)?;
         }
         m.serialize_entry("error", &self.error)?;
@@ -2692,7 +2652,7 @@ impl __rt::SchemaType for UnsupportedProtocolVersionError {
     }
 }
 impl __p::Shape for UnsupportedProtocolVersionError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
@@ -2707,7 +2667,7 @@ impl __p::Shape for UnsupportedProtocolVersionError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "error"],
@@ -2720,9 +2680,9 @@ impl __p::Shape for UnsupportedProtocolVersionError {
 pub struct UnsupportedProtocolVersionErrorErrorData {
     /// Protocol versions the server supports. The client should choose a
     /// mutually supported version from this list and retry.
-    pub supported: ::std::vec::Vec<::std::string::String>,
+    pub supported: Vec<String>,
     /// The protocol version that was requested by the client.
-    pub requested: ::std::string::String,
+    pub requested: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2730,8 +2690,8 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
 /// Reads and writes `UnsupportedProtocolVersionErrorErrorData` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __UnsupportedProtocolVersionErrorErrorDataBuilder {
-    supported: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    requested: ::core::option::Option<::std::string::String>,
+    supported: Option<Vec<String>>,
+    requested: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsupportedProtocolVersionErrorErrorDataBuilder {
@@ -2747,18 +2707,18 @@ impl __p::Builder for __UnsupportedProtocolVersionErrorErrorDataBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsupportedProtocolVersionErrorErrorData, E> {
-        ::core::result::Result::Ok(UnsupportedProtocolVersionErrorErrorData {
+        Ok(UnsupportedProtocolVersionErrorErrorData {
             supported: __p::need(self.supported, "supported")?,
             requested: __p::need(self.requested, "requested")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2767,13 +2727,13 @@ impl<'de> __p::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorD
         >(d, "UnsupportedProtocolVersionErrorErrorData")
     }
 }
-impl __p::serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("supported", &self.supported)?;
         m.serialize_entry("requested", &self.requested)?;
         for (k, v) in &self.extra {
@@ -2788,22 +2748,18 @@ impl __rt::SchemaType for UnsupportedProtocolVersionErrorErrorData {
     }
 }
 impl __p::Shape for UnsupportedProtocolVersionErrorErrorData {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["supported", "requested"],
             &[
-                (
-                    "supported",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                ("requested", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("supported", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("requested", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["supported", "requested"], &[])
     }
 }
@@ -2813,7 +2769,7 @@ impl __p::Shape for UnsupportedProtocolVersionErrorErrorData {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsupportedProtocolVersionErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     pub data: UnsupportedProtocolVersionErrorErrorData,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2823,8 +2779,8 @@ pub struct UnsupportedProtocolVersionErrorError {
 #[derive(Default)]
 pub struct __UnsupportedProtocolVersionErrorErrorBuilder {
     __lit_code: bool,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<UnsupportedProtocolVersionErrorErrorData>,
+    message: Option<String>,
+    data: Option<UnsupportedProtocolVersionErrorErrorData>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UnsupportedProtocolVersionErrorErrorBuilder {
@@ -2843,19 +2799,19 @@ impl __p::Builder for __UnsupportedProtocolVersionErrorErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UnsupportedProtocolVersionErrorError, E> {
         __p::need_literal::<E>(self.__lit_code, "code")?;
-        ::core::result::Result::Ok(UnsupportedProtocolVersionErrorError {
+        Ok(UnsupportedProtocolVersionErrorError {
             message: __p::need(self.message, "message")?,
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2864,13 +2820,13 @@ impl<'de> __p::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError 
         >(d, "UnsupportedProtocolVersionErrorError")
     }
 }
-impl __p::serde::Serialize for UnsupportedProtocolVersionErrorError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UnsupportedProtocolVersionErrorError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &-32022i64)?;
         m.serialize_entry("message", &self.message)?;
         m.serialize_entry("data", &self.data)?;
@@ -2886,12 +2842,12 @@ impl __rt::SchemaType for UnsupportedProtocolVersionErrorError {
     }
 }
 impl __p::Shape for UnsupportedProtocolVersionErrorError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message", "data"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "data",
                     <UnsupportedProtocolVersionErrorErrorData as __p::Shape>::fits
@@ -2901,7 +2857,7 @@ impl __p::Shape for UnsupportedProtocolVersionErrorError {
             &[("code", true, __p::Lit::Int(-32022i64))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message", "data"],
@@ -2919,7 +2875,7 @@ impl __p::Shape for UnsupportedProtocolVersionErrorError {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MissingRequiredClientCapabilityError {
-    pub id: ::core::option::Option<RequestId>,
+    pub id: Option<RequestId>,
     pub error: MissingRequiredClientCapabilityErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2929,8 +2885,8 @@ pub struct MissingRequiredClientCapabilityError {
 #[derive(Default)]
 pub struct __MissingRequiredClientCapabilityErrorBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    error: ::core::option::Option<MissingRequiredClientCapabilityErrorError>,
+    id: Option<RequestId>,
+    error: Option<MissingRequiredClientCapabilityErrorError>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __MissingRequiredClientCapabilityErrorBuilder {
@@ -2954,19 +2910,19 @@ impl __p::Builder for __MissingRequiredClientCapabilityErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<MissingRequiredClientCapabilityError, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(MissingRequiredClientCapabilityError {
+        Ok(MissingRequiredClientCapabilityError {
             id: self.id,
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -2975,15 +2931,15 @@ impl<'de> __p::serde::Deserialize<'de> for MissingRequiredClientCapabilityError 
         >(d, "MissingRequiredClientCapabilityError")
     }
 }
-impl __p::serde::Serialize for MissingRequiredClientCapabilityError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for MissingRequiredClientCapabilityError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
-        if let ::core::option::Option::Some(v) = &self.id {
+        if let Some(v) = &self.id {
             m.serialize_entry("id", v)?;
         }
         m.serialize_entry("error", &self.error)?;
@@ -2999,7 +2955,7 @@ impl __rt::SchemaType for MissingRequiredClientCapabilityError {
     }
 }
 impl __p::Shape for MissingRequiredClientCapabilityError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
@@ -3014,7 +2970,7 @@ impl __p::Shape for MissingRequiredClientCapabilityError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "error"],
@@ -3034,7 +2990,7 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
 /// Reads and writes `MissingRequiredClientCapabilityErrorErrorData` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __MissingRequiredClientCapabilityErrorErrorDataBuilder {
-    required_capabilities: ::core::option::Option<ClientCapabilities>,
+    required_capabilities: Option<ClientCapabilities>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorDataBuilder {
@@ -3055,10 +3011,10 @@ impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorDataBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<MissingRequiredClientCapabilityErrorErrorData, E> {
-        ::core::result::Result::Ok(MissingRequiredClientCapabilityErrorErrorData {
+        Ok(MissingRequiredClientCapabilityErrorErrorData {
             required_capabilities: __p::need(
                 self.required_capabilities,
                 "requiredCapabilities",
@@ -3067,9 +3023,8 @@ impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorDataBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de>
-for MissingRequiredClientCapabilityErrorErrorData {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorData {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3078,13 +3033,13 @@ for MissingRequiredClientCapabilityErrorErrorData {
         >(d, "MissingRequiredClientCapabilityErrorErrorData")
     }
 }
-impl __p::serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("requiredCapabilities", &self.required_capabilities)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -3098,7 +3053,7 @@ impl __rt::SchemaType for MissingRequiredClientCapabilityErrorErrorData {
     }
 }
 impl __p::Shape for MissingRequiredClientCapabilityErrorErrorData {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["requiredCapabilities"],
@@ -3111,7 +3066,7 @@ impl __p::Shape for MissingRequiredClientCapabilityErrorErrorData {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["requiredCapabilities"], &[])
     }
 }
@@ -3121,7 +3076,7 @@ impl __p::Shape for MissingRequiredClientCapabilityErrorErrorData {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MissingRequiredClientCapabilityErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
-    pub message: ::std::string::String,
+    pub message: String,
     pub data: MissingRequiredClientCapabilityErrorErrorData,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3131,8 +3086,8 @@ pub struct MissingRequiredClientCapabilityErrorError {
 #[derive(Default)]
 pub struct __MissingRequiredClientCapabilityErrorErrorBuilder {
     __lit_code: bool,
-    message: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<MissingRequiredClientCapabilityErrorErrorData>,
+    message: Option<String>,
+    data: Option<MissingRequiredClientCapabilityErrorErrorData>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorBuilder {
@@ -3151,19 +3106,19 @@ impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<MissingRequiredClientCapabilityErrorError, E> {
         __p::need_literal::<E>(self.__lit_code, "code")?;
-        ::core::result::Result::Ok(MissingRequiredClientCapabilityErrorError {
+        Ok(MissingRequiredClientCapabilityErrorError {
             message: __p::need(self.message, "message")?,
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3172,13 +3127,13 @@ impl<'de> __p::serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorE
         >(d, "MissingRequiredClientCapabilityErrorError")
     }
 }
-impl __p::serde::Serialize for MissingRequiredClientCapabilityErrorError {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for MissingRequiredClientCapabilityErrorError {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("code", &-32021i64)?;
         m.serialize_entry("message", &self.message)?;
         m.serialize_entry("data", &self.data)?;
@@ -3194,12 +3149,12 @@ impl __rt::SchemaType for MissingRequiredClientCapabilityErrorError {
     }
 }
 impl __p::Shape for MissingRequiredClientCapabilityErrorError {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message", "data"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "data",
                     <MissingRequiredClientCapabilityErrorErrorData as __p::Shape>::fits
@@ -3209,7 +3164,7 @@ impl __p::Shape for MissingRequiredClientCapabilityErrorError {
             &[("code", true, __p::Lit::Int(-32021i64))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message", "data"],
@@ -3233,16 +3188,16 @@ pub enum InputRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for InputRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InputRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CreateMessageRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ElicitRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CreateMessageRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ElicitRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -3257,7 +3212,7 @@ impl __rt::SchemaType for InputRequest {
     }
 }
 impl __p::Shape for InputRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CreateMessageRequest as __p::Shape>::score(v),
             <ListRootsRequest as __p::Shape>::score(v),
@@ -3267,7 +3222,7 @@ impl __p::Shape for InputRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CreateMessageRequest as __p::Shape>::fits(v),
             <ListRootsRequest as __p::Shape>::fits(v),
@@ -3299,10 +3254,8 @@ impl __p::Builder for __InputRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<InputRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InputRequest, E> {
+        Ok(
             match self {
                 Self::CreateMessageRequest(b) => {
                     InputRequest::CreateMessageRequest(__p::Builder::finish(b)?)
@@ -3322,36 +3275,32 @@ impl __p::Tagged for InputRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a InputRequest object, chosen by `method`";
     type Builder = __InputRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__InputRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__InputRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("sampling/createMessage") => {
+                Some("sampling/createMessage") => {
                     __InputRequestBuilder::CreateMessageRequest(
-                        <__CreateMessageRequestBuilder as ::core::default::Default>::default(),
+                        __CreateMessageRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("roots/list") => {
+                Some("roots/list") => {
                     __InputRequestBuilder::ListRootsRequest(
-                        <__ListRootsRequestBuilder as ::core::default::Default>::default(),
+                        __ListRootsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("elicitation/create") => {
+                Some("elicitation/create") => {
                     __InputRequestBuilder::ElicitRequest(
-                        <__ElicitRequestBuilder as ::core::default::Default>::default(),
+                        __ElicitRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __InputRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __InputRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InputRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InputRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, InputRequest>(d)
@@ -3369,15 +3318,15 @@ pub enum InputResponse {
     /// [`ElicitResult`]
     ElicitResult(ElicitResult),
 }
-impl __p::serde::Serialize for InputResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InputResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CreateMessageResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListRootsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ElicitResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListRootsResult(v) => serde::Serialize::serialize(v, s),
+            Self::ElicitResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -3391,7 +3340,7 @@ impl __rt::SchemaType for InputResponse {
     }
 }
 impl __p::Shape for InputResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CreateMessageResult as __p::Shape>::score(v),
             <ListRootsResult as __p::Shape>::score(v),
@@ -3401,7 +3350,7 @@ impl __p::Shape for InputResponse {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CreateMessageResult as __p::Shape>::fits(v),
             <ListRootsResult as __p::Shape>::fits(v),
@@ -3412,29 +3361,23 @@ impl __p::Shape for InputResponse {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InputResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InputResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <CreateMessageResult as __p::Shape>::score(&v),
             <ListRootsResult as __p::Shape>::score(&v),
             <ElicitResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(InputResponse::CreateMessageResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(InputResponse::ListRootsResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(InputResponse::ElicitResult)
-            }
+            Some(0usize) => __p::from_value(v).map(InputResponse::CreateMessageResult),
+            Some(1usize) => __p::from_value(v).map(InputResponse::ListRootsResult),
+            Some(2usize) => __p::from_value(v).map(InputResponse::ElicitResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of InputResponse matches this value; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
                     ),
                 )
@@ -3450,13 +3393,13 @@ impl<'de> __p::serde::Deserialize<'de> for InputResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputRequests {
     /// Other keys, which the schema allows (index signature).
-    pub extra: ::std::collections::BTreeMap<::std::string::String, InputRequest>,
+    pub extra: BTreeMap<String, InputRequest>,
 }
 #[doc(hidden)]
 /// Reads and writes `InputRequests` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InputRequestsBuilder {
-    extra: ::std::collections::BTreeMap<::std::string::String, InputRequest>,
+    extra: BTreeMap<String, InputRequest>,
 }
 impl __p::Builder for __InputRequestsBuilder {
     type Output = InputRequests;
@@ -3469,26 +3412,24 @@ impl __p::Builder for __InputRequestsBuilder {
             _ => __p::rest(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<InputRequests, E> {
-        ::core::result::Result::Ok(InputRequests { extra: self.extra })
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InputRequests, E> {
+        Ok(InputRequests { extra: self.extra })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InputRequests {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InputRequests {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InputRequestsBuilder>(d, "InputRequests")
     }
 }
-impl __p::serde::Serialize for InputRequests {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InputRequests {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
         }
@@ -3501,10 +3442,10 @@ impl __rt::SchemaType for InputRequests {
     }
 }
 impl __p::Shape for InputRequests {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(v, &[], &[], &[])
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3517,13 +3458,13 @@ impl __p::Shape for InputRequests {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputResponses {
     /// Other keys, which the schema allows (index signature).
-    pub extra: ::std::collections::BTreeMap<::std::string::String, InputResponse>,
+    pub extra: BTreeMap<String, InputResponse>,
 }
 #[doc(hidden)]
 /// Reads and writes `InputResponses` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InputResponsesBuilder {
-    extra: ::std::collections::BTreeMap<::std::string::String, InputResponse>,
+    extra: BTreeMap<String, InputResponse>,
 }
 impl __p::Builder for __InputResponsesBuilder {
     type Output = InputResponses;
@@ -3536,28 +3477,26 @@ impl __p::Builder for __InputResponsesBuilder {
             _ => __p::rest(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<InputResponses, E> {
-        ::core::result::Result::Ok(InputResponses {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InputResponses, E> {
+        Ok(InputResponses {
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InputResponses {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InputResponses {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __InputResponsesBuilder>(d, "InputResponses")
     }
 }
-impl __p::serde::Serialize for InputResponses {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InputResponses {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
         }
@@ -3570,10 +3509,10 @@ impl __rt::SchemaType for InputResponses {
     }
 }
 impl __p::Shape for InputResponses {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(v, &[], &[], &[])
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -3591,9 +3530,9 @@ impl __p::Shape for InputResponses {
 /// Always carries `"resultType": "input_required"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputRequiredResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
-    pub input_requests: ::core::option::Option<InputRequests>,
-    pub request_state: ::core::option::Option<::std::string::String>,
+    pub meta: Option<ResultMetaObject>,
+    pub input_requests: Option<InputRequests>,
+    pub request_state: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -3601,10 +3540,10 @@ pub struct InputRequiredResult {
 /// Reads and writes `InputRequiredResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InputRequiredResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
+    meta: Option<ResultMetaObject>,
     __lit_result_type: bool,
-    input_requests: ::core::option::Option<InputRequests>,
-    request_state: ::core::option::Option<::std::string::String>,
+    input_requests: Option<InputRequests>,
+    request_state: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InputRequiredResultBuilder {
@@ -3633,11 +3572,11 @@ impl __p::Builder for __InputRequiredResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InputRequiredResult, E> {
         __p::need_literal::<E>(self.__lit_result_type, "resultType")?;
-        ::core::result::Result::Ok(InputRequiredResult {
+        Ok(InputRequiredResult {
             meta: self.meta,
             input_requests: self.input_requests,
             request_state: self.request_state,
@@ -3645,8 +3584,8 @@ impl __p::Builder for __InputRequiredResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InputRequiredResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InputRequiredResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3655,21 +3594,21 @@ impl<'de> __p::serde::Deserialize<'de> for InputRequiredResult {
         >(d, "InputRequiredResult")
     }
 }
-impl __p::serde::Serialize for InputRequiredResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InputRequiredResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", "input_required")?;
-        if let ::core::option::Option::Some(v) = &self.input_requests {
+        if let Some(v) = &self.input_requests {
             m.serialize_entry("inputRequests", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.request_state {
+        if let Some(v) = &self.request_state {
             m.serialize_entry("requestState", v)?;
         }
         for (k, v) in &self.extra {
@@ -3684,19 +3623,19 @@ impl __rt::SchemaType for InputRequiredResult {
     }
 }
 impl __p::Shape for InputRequiredResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("inputRequests", <InputRequests as __p::Shape>::fits as __p::Fit),
-                ("requestState", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("requestState", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("resultType", true, __p::Lit::Str("input_required"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["resultType"],
@@ -3707,8 +3646,8 @@ impl __p::Shape for InputRequiredResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputResponseRequestParams {
     pub meta: RequestMetaObject,
-    pub input_responses: ::core::option::Option<InputResponses>,
-    pub request_state: ::core::option::Option<::std::string::String>,
+    pub input_responses: Option<InputResponses>,
+    pub request_state: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3716,9 +3655,9 @@ pub struct InputResponseRequestParams {
 /// Reads and writes `InputResponseRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InputResponseRequestParamsBuilder {
-    meta: ::core::option::Option<RequestMetaObject>,
-    input_responses: ::core::option::Option<InputResponses>,
-    request_state: ::core::option::Option<::std::string::String>,
+    meta: Option<RequestMetaObject>,
+    input_responses: Option<InputResponses>,
+    request_state: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __InputResponseRequestParamsBuilder {
@@ -3739,10 +3678,10 @@ impl __p::Builder for __InputResponseRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<InputResponseRequestParams, E> {
-        ::core::result::Result::Ok(InputResponseRequestParams {
+        Ok(InputResponseRequestParams {
             meta: __p::need(self.meta, "_meta")?,
             input_responses: self.input_responses,
             request_state: self.request_state,
@@ -3750,8 +3689,8 @@ impl __p::Builder for __InputResponseRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for InputResponseRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3760,18 +3699,18 @@ impl<'de> __p::serde::Deserialize<'de> for InputResponseRequestParams {
         >(d, "InputResponseRequestParams")
     }
 }
-impl __p::serde::Serialize for InputResponseRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for InputResponseRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
-        if let ::core::option::Option::Some(v) = &self.input_responses {
+        if let Some(v) = &self.input_responses {
             m.serialize_entry("inputResponses", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.request_state {
+        if let Some(v) = &self.request_state {
             m.serialize_entry("requestState", v)?;
         }
         for (k, v) in &self.extra {
@@ -3786,19 +3725,19 @@ impl __rt::SchemaType for InputResponseRequestParams {
     }
 }
 impl __p::Shape for InputResponseRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta"],
             &[
                 ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
-                ("requestState", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("requestState", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta"], &[])
     }
 }
@@ -3808,13 +3747,13 @@ impl __p::Shape for InputResponseRequestParams {
 /// (spec example `examples/CancelledNotificationParams/user-requested-cancellation.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
-    pub meta: ::core::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request the client previously issued.
     pub request_id: RequestId,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    pub reason: ::core::option::Option<::std::string::String>,
+    pub reason: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3822,9 +3761,9 @@ pub struct CancelledNotificationParams {
 /// Reads and writes `CancelledNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CancelledNotificationParamsBuilder {
-    meta: ::core::option::Option<NotificationMetaObject>,
-    request_id: ::core::option::Option<RequestId>,
-    reason: ::core::option::Option<::std::string::String>,
+    meta: Option<NotificationMetaObject>,
+    request_id: Option<RequestId>,
+    reason: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CancelledNotificationParamsBuilder {
@@ -3841,10 +3780,10 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotificationParams, E> {
-        ::core::result::Result::Ok(CancelledNotificationParams {
+        Ok(CancelledNotificationParams {
             meta: self.meta,
             request_id: __p::need(self.request_id, "requestId")?,
             reason: self.reason,
@@ -3852,8 +3791,8 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3862,18 +3801,18 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotificationParams {
         >(d, "CancelledNotificationParams")
     }
 }
-impl __p::serde::Serialize for CancelledNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("requestId", &self.request_id)?;
-        if let ::core::option::Option::Some(v) = &self.reason {
+        if let Some(v) = &self.reason {
             m.serialize_entry("reason", v)?;
         }
         for (k, v) in &self.extra {
@@ -3888,19 +3827,19 @@ impl __rt::SchemaType for CancelledNotificationParams {
     }
 }
 impl __p::Shape for CancelledNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["requestId"],
             &[
                 ("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit),
                 ("requestId", <RequestId as __p::Shape>::fits as __p::Fit),
-                ("reason", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("reason", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["requestId"], &[])
     }
 }
@@ -3927,7 +3866,7 @@ pub struct CancelledNotification {
 #[derive(Default)]
 pub struct __CancelledNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CancelledNotificationParams>,
+    params: Option<CancelledNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -3959,19 +3898,19 @@ impl __p::Builder for __CancelledNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CancelledNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CancelledNotification {
+        Ok(CancelledNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -3980,13 +3919,13 @@ impl<'de> __p::serde::Deserialize<'de> for CancelledNotification {
         >(d, "CancelledNotification")
     }
 }
-impl __p::serde::Serialize for CancelledNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CancelledNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/cancelled")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -4002,7 +3941,7 @@ impl __rt::SchemaType for CancelledNotification {
     }
 }
 impl __p::Shape for CancelledNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -4013,7 +3952,7 @@ impl __p::Shape for CancelledNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -4045,9 +3984,9 @@ pub struct DiscoverRequest {
 #[derive(Default)]
 pub struct __DiscoverRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<RequestParams>,
+    params: Option<RequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __DiscoverRequestBuilder {
@@ -4079,32 +4018,30 @@ impl __p::Builder for __DiscoverRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<DiscoverRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<DiscoverRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(DiscoverRequest {
+        Ok(DiscoverRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for DiscoverRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for DiscoverRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __DiscoverRequestBuilder>(d, "DiscoverRequest")
     }
 }
-impl __p::serde::Serialize for DiscoverRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for DiscoverRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "server/discover")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -4121,7 +4058,7 @@ impl __rt::SchemaType for DiscoverRequest {
     }
 }
 impl __p::Shape for DiscoverRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -4135,7 +4072,7 @@ impl __p::Shape for DiscoverRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -4152,7 +4089,7 @@ impl __p::Shape for DiscoverRequest {
 /// (spec example `examples/DiscoverResult/server-capabilities-discovery.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -4185,7 +4122,7 @@ pub struct DiscoverResult {
     pub cache_scope: CacheableResultCacheScope,
     /// MCP Protocol Versions this server supports. The client should choose a
     /// version from this list for use in subsequent requests.
-    pub supported_versions: ::std::vec::Vec<::std::string::String>,
+    pub supported_versions: Vec<String>,
     /// The capabilities of the server.
     pub capabilities: ServerCapabilities,
     /// Natural-language guidance describing the server and its features.
@@ -4194,7 +4131,7 @@ pub struct DiscoverResult {
     /// available tools (e.g., by including it in a system prompt). It should
     /// focus on information that helps the model use the server effectively
     /// and should not duplicate information already in tool descriptions.
-    pub instructions: ::core::option::Option<::std::string::String>,
+    pub instructions: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -4202,13 +4139,13 @@ pub struct DiscoverResult {
 /// Reads and writes `DiscoverResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __DiscoverResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    ttl_ms: ::core::option::Option<i64>,
-    cache_scope: ::core::option::Option<CacheableResultCacheScope>,
-    supported_versions: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    capabilities: ::core::option::Option<ServerCapabilities>,
-    instructions: ::core::option::Option<::std::string::String>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    ttl_ms: Option<i64>,
+    cache_scope: Option<CacheableResultCacheScope>,
+    supported_versions: Option<Vec<String>>,
+    capabilities: Option<ServerCapabilities>,
+    instructions: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __DiscoverResultBuilder {
@@ -4233,10 +4170,8 @@ impl __p::Builder for __DiscoverResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<DiscoverResult, E> {
-        ::core::result::Result::Ok(DiscoverResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<DiscoverResult, E> {
+        Ok(DiscoverResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
@@ -4248,21 +4183,21 @@ impl __p::Builder for __DiscoverResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for DiscoverResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for DiscoverResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __DiscoverResultBuilder>(d, "DiscoverResult")
     }
 }
-impl __p::serde::Serialize for DiscoverResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for DiscoverResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
@@ -4270,7 +4205,7 @@ impl __p::serde::Serialize for DiscoverResult {
         m.serialize_entry("cacheScope", &self.cache_scope)?;
         m.serialize_entry("supportedVersions", &self.supported_versions)?;
         m.serialize_entry("capabilities", &self.capabilities)?;
-        if let ::core::option::Option::Some(v) = &self.instructions {
+        if let Some(v) = &self.instructions {
             m.serialize_entry("instructions", v)?;
         }
         for (k, v) in &self.extra {
@@ -4285,7 +4220,7 @@ impl __rt::SchemaType for DiscoverResult {
     }
 }
 impl __p::Shape for DiscoverResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "supportedVersions", "capabilities"],
@@ -4297,18 +4232,14 @@ impl __p::Shape for DiscoverResult {
                     "cacheScope",
                     <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "supportedVersions",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("supportedVersions", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
-                ("instructions", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("instructions", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "supportedVersions", "capabilities"],
@@ -4334,8 +4265,8 @@ pub struct DiscoverResultResponse {
 #[derive(Default)]
 pub struct __DiscoverResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<DiscoverResult>,
+    id: Option<RequestId>,
+    result: Option<DiscoverResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __DiscoverResultResponseBuilder {
@@ -4359,19 +4290,19 @@ impl __p::Builder for __DiscoverResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<DiscoverResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(DiscoverResultResponse {
+        Ok(DiscoverResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for DiscoverResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4380,13 +4311,13 @@ impl<'de> __p::serde::Deserialize<'de> for DiscoverResultResponse {
         >(d, "DiscoverResultResponse")
     }
 }
-impl __p::serde::Serialize for DiscoverResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for DiscoverResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -4402,7 +4333,7 @@ impl __rt::SchemaType for DiscoverResultResponse {
     }
 }
 impl __p::Shape for DiscoverResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -4413,7 +4344,7 @@ impl __p::Shape for DiscoverResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -4425,15 +4356,13 @@ impl __p::Shape for DiscoverResultResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, JSONObject>>,
     /// Present if the client supports listing roots.
     ///
     /// Example (Roots — minimum baseline support):
     /// (spec example `examples/ClientCapabilities/roots-minimum-baseline-support.json`)
     #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
-    pub roots: ::core::option::Option<__rt::JsonObject>,
+    pub roots: Option<__rt::JsonObject>,
     /// Present if the client supports sampling from an LLM.
     ///
     /// Example (Sampling — minimum baseline support):
@@ -4445,7 +4374,7 @@ pub struct ClientCapabilities {
     /// Example (Sampling — context inclusion support (deprecated)):
     /// (spec example `examples/ClientCapabilities/sampling-context-inclusion-support-deprecated.json`)
     #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
-    pub sampling: ::core::option::Option<ClientCapabilitiesSampling>,
+    pub sampling: Option<ClientCapabilitiesSampling>,
     /// Present if the client supports elicitation from the server.
     ///
     /// Example (Elicitation — form and URL mode support):
@@ -4453,7 +4382,7 @@ pub struct ClientCapabilities {
     ///
     /// Example (Elicitation — form mode only (implicit)):
     /// (spec example `examples/ClientCapabilities/elicitation-form-only-implicit.json`)
-    pub elicitation: ::core::option::Option<ClientCapabilitiesElicitation>,
+    pub elicitation: Option<ClientCapabilitiesElicitation>,
     /// Optional MCP extensions that the client supports. Keys are extension identifiers
     /// (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
     /// per-extension settings objects. An empty object indicates support with no settings.
@@ -4463,9 +4392,7 @@ pub struct ClientCapabilities {
     ///
     /// Example (Extensions — MCP Apps (UI) extension with MIME type support):
     /// (spec example `examples/ClientCapabilities/extensions-ui-mime-types.json`)
-    pub extensions: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    pub extensions: Option<BTreeMap<String, JSONObject>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4473,15 +4400,11 @@ pub struct ClientCapabilities {
 /// Reads and writes `ClientCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
-    roots: ::core::option::Option<__rt::JsonObject>,
-    sampling: ::core::option::Option<ClientCapabilitiesSampling>,
-    elicitation: ::core::option::Option<ClientCapabilitiesElicitation>,
-    extensions: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    experimental: Option<BTreeMap<String, JSONObject>>,
+    roots: Option<__rt::JsonObject>,
+    sampling: Option<ClientCapabilitiesSampling>,
+    elicitation: Option<ClientCapabilitiesElicitation>,
+    extensions: Option<BTreeMap<String, JSONObject>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesBuilder {
@@ -4506,10 +4429,10 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilities, E> {
-        ::core::result::Result::Ok(ClientCapabilities {
+        Ok(ClientCapabilities {
             experimental: self.experimental,
             roots: self.roots,
             sampling: self.sampling,
@@ -4519,8 +4442,8 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4529,26 +4452,26 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilities {
         >(d, "ClientCapabilities")
     }
 }
-impl __p::serde::Serialize for ClientCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.roots {
+        if let Some(v) = &self.roots {
             m.serialize_entry("roots", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.sampling {
+        if let Some(v) = &self.sampling {
             m.serialize_entry("sampling", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.elicitation {
+        if let Some(v) = &self.elicitation {
             m.serialize_entry("elicitation", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.extensions {
+        if let Some(v) = &self.extensions {
             m.serialize_entry("extensions", v)?;
         }
         for (k, v) in &self.extra {
@@ -4563,17 +4486,14 @@ impl __rt::SchemaType for ClientCapabilities {
     }
 }
 impl __p::Shape for ClientCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        JSONObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, JSONObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("roots", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 (
@@ -4586,16 +4506,13 @@ impl __p::Shape for ClientCapabilities {
                 ),
                 (
                     "extensions",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        JSONObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, JSONObject> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -4604,9 +4521,9 @@ impl __p::Shape for ClientCapabilities {
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via `includeContext` parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    pub context: ::core::option::Option<JSONObject>,
+    pub context: Option<JSONObject>,
     /// Whether the client supports tool use via `tools` and `toolChoice` parameters.
-    pub tools: ::core::option::Option<JSONObject>,
+    pub tools: Option<JSONObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4614,8 +4531,8 @@ pub struct ClientCapabilitiesSampling {
 /// Reads and writes `ClientCapabilitiesSampling` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesSamplingBuilder {
-    context: ::core::option::Option<JSONObject>,
-    tools: ::core::option::Option<JSONObject>,
+    context: Option<JSONObject>,
+    tools: Option<JSONObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesSamplingBuilder {
@@ -4631,18 +4548,18 @@ impl __p::Builder for __ClientCapabilitiesSamplingBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesSampling, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesSampling {
+        Ok(ClientCapabilitiesSampling {
             context: self.context,
             tools: self.tools,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesSampling {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4651,17 +4568,17 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesSampling {
         >(d, "ClientCapabilitiesSampling")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesSampling {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesSampling {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.context {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.context {
             m.serialize_entry("context", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
         for (k, v) in &self.extra {
@@ -4676,7 +4593,7 @@ impl __rt::SchemaType for ClientCapabilitiesSampling {
     }
 }
 impl __p::Shape for ClientCapabilitiesSampling {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4687,15 +4604,15 @@ impl __p::Shape for ClientCapabilitiesSampling {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 /// The inline type of [`ClientCapabilities`]`.elicitation`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesElicitation {
-    pub form: ::core::option::Option<JSONObject>,
-    pub url: ::core::option::Option<JSONObject>,
+    pub form: Option<JSONObject>,
+    pub url: Option<JSONObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4703,8 +4620,8 @@ pub struct ClientCapabilitiesElicitation {
 /// Reads and writes `ClientCapabilitiesElicitation` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ClientCapabilitiesElicitationBuilder {
-    form: ::core::option::Option<JSONObject>,
-    url: ::core::option::Option<JSONObject>,
+    form: Option<JSONObject>,
+    url: Option<JSONObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ClientCapabilitiesElicitationBuilder {
@@ -4720,18 +4637,18 @@ impl __p::Builder for __ClientCapabilitiesElicitationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ClientCapabilitiesElicitation, E> {
-        ::core::result::Result::Ok(ClientCapabilitiesElicitation {
+        Ok(ClientCapabilitiesElicitation {
             form: self.form,
             url: self.url,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4740,17 +4657,17 @@ impl<'de> __p::serde::Deserialize<'de> for ClientCapabilitiesElicitation {
         >(d, "ClientCapabilitiesElicitation")
     }
 }
-impl __p::serde::Serialize for ClientCapabilitiesElicitation {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientCapabilitiesElicitation {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.form {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.form {
             m.serialize_entry("form", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.url {
+        if let Some(v) = &self.url {
             m.serialize_entry("url", v)?;
         }
         for (k, v) in &self.extra {
@@ -4765,7 +4682,7 @@ impl __rt::SchemaType for ClientCapabilitiesElicitation {
     }
 }
 impl __p::Shape for ClientCapabilitiesElicitation {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4776,7 +4693,7 @@ impl __p::Shape for ClientCapabilitiesElicitation {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -4784,20 +4701,18 @@ impl __p::Shape for ClientCapabilitiesElicitation {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    pub experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    pub experimental: Option<BTreeMap<String, JSONObject>>,
     /// Present if the server supports sending log messages to the client.
     ///
     /// Example (Logging — minimum baseline support):
     /// (spec example `examples/ServerCapabilities/logging-minimum-baseline-support.json`)
     #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
-    pub logging: ::core::option::Option<JSONObject>,
+    pub logging: Option<JSONObject>,
     /// Present if the server supports argument autocompletion suggestions.
     ///
     /// Example (Completions — minimum baseline support):
     /// (spec example `examples/ServerCapabilities/completions-minimum-baseline-support.json`)
-    pub completions: ::core::option::Option<JSONObject>,
+    pub completions: Option<JSONObject>,
     /// Present if the server offers any prompt templates.
     ///
     /// Example (Prompts — minimum baseline support):
@@ -4805,7 +4720,7 @@ pub struct ServerCapabilities {
     ///
     /// Example (Prompts — list changed notifications):
     /// (spec example `examples/ServerCapabilities/prompts-list-changed-notifications.json`)
-    pub prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
+    pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     ///
     /// Example (Resources — minimum baseline support):
@@ -4819,7 +4734,7 @@ pub struct ServerCapabilities {
     ///
     /// Example (Resources — all notifications):
     /// (spec example `examples/ServerCapabilities/resources-all-notifications.json`)
-    pub resources: ::core::option::Option<ServerCapabilitiesResources>,
+    pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     ///
     /// Example (Tools — minimum baseline support):
@@ -4827,7 +4742,7 @@ pub struct ServerCapabilities {
     ///
     /// Example (Tools — list changed notifications):
     /// (spec example `examples/ServerCapabilities/tools-list-changed-notifications.json`)
-    pub tools: ::core::option::Option<ServerCapabilitiesTools>,
+    pub tools: Option<ServerCapabilitiesTools>,
     /// Optional MCP extensions that the server supports. Keys are extension identifiers
     /// (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
     /// objects. An empty object indicates support with no settings.
@@ -4837,9 +4752,7 @@ pub struct ServerCapabilities {
     ///
     /// Example (Extensions — Tasks extension support):
     /// (spec example `examples/ServerCapabilities/extensions-tasks.json`)
-    pub extensions: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    pub extensions: Option<BTreeMap<String, JSONObject>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4847,17 +4760,13 @@ pub struct ServerCapabilities {
 /// Reads and writes `ServerCapabilities` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesBuilder {
-    experimental: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
-    logging: ::core::option::Option<JSONObject>,
-    completions: ::core::option::Option<JSONObject>,
-    prompts: ::core::option::Option<ServerCapabilitiesPrompts>,
-    resources: ::core::option::Option<ServerCapabilitiesResources>,
-    tools: ::core::option::Option<ServerCapabilitiesTools>,
-    extensions: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, JSONObject>,
-    >,
+    experimental: Option<BTreeMap<String, JSONObject>>,
+    logging: Option<JSONObject>,
+    completions: Option<JSONObject>,
+    prompts: Option<ServerCapabilitiesPrompts>,
+    resources: Option<ServerCapabilitiesResources>,
+    tools: Option<ServerCapabilitiesTools>,
+    extensions: Option<BTreeMap<String, JSONObject>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesBuilder {
@@ -4884,10 +4793,10 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilities, E> {
-        ::core::result::Result::Ok(ServerCapabilities {
+        Ok(ServerCapabilities {
             experimental: self.experimental,
             logging: self.logging,
             completions: self.completions,
@@ -4899,8 +4808,8 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -4909,32 +4818,32 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilities {
         >(d, "ServerCapabilities")
     }
 }
-impl __p::serde::Serialize for ServerCapabilities {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilities {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.experimental {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.experimental {
             m.serialize_entry("experimental", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.logging {
+        if let Some(v) = &self.logging {
             m.serialize_entry("logging", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.completions {
+        if let Some(v) = &self.completions {
             m.serialize_entry("completions", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.prompts {
+        if let Some(v) = &self.prompts {
             m.serialize_entry("prompts", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resources {
+        if let Some(v) = &self.resources {
             m.serialize_entry("resources", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.extensions {
+        if let Some(v) = &self.extensions {
             m.serialize_entry("extensions", v)?;
         }
         for (k, v) in &self.extra {
@@ -4949,17 +4858,14 @@ impl __rt::SchemaType for ServerCapabilities {
     }
 }
 impl __p::Shape for ServerCapabilities {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
                 (
                     "experimental",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        JSONObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, JSONObject> as __p::Shape>::fits as __p::Fit,
                 ),
                 ("logging", <JSONObject as __p::Shape>::fits as __p::Fit),
                 ("completions", <JSONObject as __p::Shape>::fits as __p::Fit),
@@ -4971,16 +4877,13 @@ impl __p::Shape for ServerCapabilities {
                 ("tools", <ServerCapabilitiesTools as __p::Shape>::fits as __p::Fit),
                 (
                     "extensions",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        JSONObject,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, JSONObject> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -4988,7 +4891,7 @@ impl __p::Shape for ServerCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4996,7 +4899,7 @@ pub struct ServerCapabilitiesPrompts {
 /// Reads and writes `ServerCapabilitiesPrompts` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesPromptsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
@@ -5013,17 +4916,17 @@ impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesPrompts, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesPrompts {
+        Ok(ServerCapabilitiesPrompts {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5032,14 +4935,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesPrompts {
         >(d, "ServerCapabilitiesPrompts")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesPrompts {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesPrompts {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -5054,7 +4957,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
     }
 }
 impl __p::Shape for ServerCapabilitiesPrompts {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5062,7 +4965,7 @@ impl __p::Shape for ServerCapabilitiesPrompts {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5070,9 +4973,9 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
-    pub subscribe: ::core::option::Option<bool>,
+    pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5080,8 +4983,8 @@ pub struct ServerCapabilitiesResources {
 /// Reads and writes `ServerCapabilitiesResources` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesResourcesBuilder {
-    subscribe: ::core::option::Option<bool>,
-    list_changed: ::core::option::Option<bool>,
+    subscribe: Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
@@ -5099,18 +5002,18 @@ impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesResources, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesResources {
+        Ok(ServerCapabilitiesResources {
             subscribe: self.subscribe,
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5119,17 +5022,17 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesResources {
         >(d, "ServerCapabilitiesResources")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesResources {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesResources {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.subscribe {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.subscribe {
             m.serialize_entry("subscribe", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -5144,7 +5047,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
     }
 }
 impl __p::Shape for ServerCapabilitiesResources {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5155,7 +5058,7 @@ impl __p::Shape for ServerCapabilitiesResources {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5163,7 +5066,7 @@ impl __p::Shape for ServerCapabilitiesResources {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    pub list_changed: ::core::option::Option<bool>,
+    pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5171,7 +5074,7 @@ pub struct ServerCapabilitiesTools {
 /// Reads and writes `ServerCapabilitiesTools` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ServerCapabilitiesToolsBuilder {
-    list_changed: ::core::option::Option<bool>,
+    list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
@@ -5188,17 +5091,17 @@ impl __p::Builder for __ServerCapabilitiesToolsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerCapabilitiesTools, E> {
-        ::core::result::Result::Ok(ServerCapabilitiesTools {
+        Ok(ServerCapabilitiesTools {
             list_changed: self.list_changed,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5207,14 +5110,14 @@ impl<'de> __p::serde::Deserialize<'de> for ServerCapabilitiesTools {
         >(d, "ServerCapabilitiesTools")
     }
 }
-impl __p::serde::Serialize for ServerCapabilitiesTools {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerCapabilitiesTools {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.list_changed {
             m.serialize_entry("listChanged", v)?;
         }
         for (k, v) in &self.extra {
@@ -5229,7 +5132,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
     }
 }
 impl __p::Shape for ServerCapabilitiesTools {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5237,7 +5140,7 @@ impl __p::Shape for ServerCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5254,21 +5157,21 @@ pub struct Icon {
     /// executable JavaScript.
     ///
     /// Format: `uri`.
-    pub src: ::std::string::String,
+    pub src: String,
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    pub sizes: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub sizes: Option<Vec<String>>,
     /// Optional specifier for the theme this icon is designed for. `"light"` indicates
     /// the icon is designed to be used with a light background, and `"dark"` indicates
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    pub theme: ::core::option::Option<IconTheme>,
+    pub theme: Option<IconTheme>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5276,10 +5179,10 @@ pub struct Icon {
 /// Reads and writes `Icon` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __IconBuilder {
-    src: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    sizes: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    theme: ::core::option::Option<IconTheme>,
+    src: Option<String>,
+    mime_type: Option<String>,
+    sizes: Option<Vec<String>>,
+    theme: Option<IconTheme>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __IconBuilder {
@@ -5297,8 +5200,8 @@ impl __p::Builder for __IconBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Icon, E> {
-        ::core::result::Result::Ok(Icon {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Icon, E> {
+        Ok(Icon {
             src: __p::need(self.src, "src")?,
             mime_type: self.mime_type,
             sizes: self.sizes,
@@ -5307,28 +5210,28 @@ impl __p::Builder for __IconBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Icon {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Icon {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __IconBuilder>(d, "Icon")
     }
 }
-impl __p::serde::Serialize for Icon {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Icon {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("src", &self.src)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.sizes {
+        if let Some(v) = &self.sizes {
             m.serialize_entry("sizes", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.theme {
+        if let Some(v) = &self.theme {
             m.serialize_entry("theme", v)?;
         }
         for (k, v) in &self.extra {
@@ -5343,24 +5246,20 @@ impl __rt::SchemaType for Icon {
     }
 }
 impl __p::Shape for Icon {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["src"],
             &[
-                ("src", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "sizes",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("src", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
+                ("sizes", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("theme", <IconTheme as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["src"], &[])
     }
 }
@@ -5372,7 +5271,7 @@ pub enum IconTheme {
     /// `"dark"`
     Dark,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl IconTheme {
     /// The value as written on the wire.
@@ -5391,28 +5290,28 @@ impl IconTheme {
         }
     }
 }
-impl ::core::fmt::Display for IconTheme {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for IconTheme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for IconTheme {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for IconTheme {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for IconTheme {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for IconTheme {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a IconTheme string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for IconTheme {
@@ -5421,10 +5320,10 @@ impl __rt::SchemaType for IconTheme {
     }
 }
 impl __p::Shape for IconTheme {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -5434,7 +5333,7 @@ impl __p::Shape for IconTheme {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -5452,7 +5351,7 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5460,7 +5359,7 @@ pub struct Icons {
 /// Reads and writes `Icons` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __IconsBuilder {
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    icons: Option<Vec<Icon>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __IconsBuilder {
@@ -5475,28 +5374,28 @@ impl __p::Builder for __IconsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Icons, E> {
-        ::core::result::Result::Ok(Icons {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Icons, E> {
+        Ok(Icons {
             icons: self.icons,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Icons {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Icons {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __IconsBuilder>(d, "Icons")
     }
 }
-impl __p::serde::Serialize for Icons {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Icons {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.icons {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         for (k, v) in &self.extra {
@@ -5511,15 +5410,15 @@ impl __rt::SchemaType for Icons {
     }
 }
 impl __p::Shape for Icons {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit)],
+            &[("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -5529,14 +5428,14 @@ impl __p::Shape for Icons {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5544,8 +5443,8 @@ pub struct BaseMetadata {
 /// Reads and writes `BaseMetadata` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __BaseMetadataBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    title: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BaseMetadataBuilder {
@@ -5561,32 +5460,30 @@ impl __p::Builder for __BaseMetadataBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<BaseMetadata, E> {
-        ::core::result::Result::Ok(BaseMetadata {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BaseMetadata, E> {
+        Ok(BaseMetadata {
             name: __p::need(self.name, "name")?,
             title: self.title,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BaseMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
     }
 }
-impl __p::serde::Serialize for BaseMetadata {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BaseMetadata {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         for (k, v) in &self.extra {
@@ -5601,18 +5498,18 @@ impl __rt::SchemaType for BaseMetadata {
     }
 }
 impl __p::Shape for BaseMetadata {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -5620,14 +5517,14 @@ impl __p::Shape for BaseMetadata {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -5637,19 +5534,19 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The version of this implementation.
-    pub version: ::std::string::String,
+    pub version: String,
     /// An optional human-readable description of what this implementation does.
     ///
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// An optional URL of the website for this implementation.
     ///
     /// Format: `uri`.
-    pub website_url: ::core::option::Option<::std::string::String>,
+    pub website_url: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5657,12 +5554,12 @@ pub struct Implementation {
 /// Reads and writes `Implementation` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ImplementationBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    version: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    website_url: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    version: Option<String>,
+    description: Option<String>,
+    website_url: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImplementationBuilder {
@@ -5686,10 +5583,8 @@ impl __p::Builder for __ImplementationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<Implementation, E> {
-        ::core::result::Result::Ok(Implementation {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Implementation, E> {
+        Ok(Implementation {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -5700,32 +5595,32 @@ impl __p::Builder for __ImplementationBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
-impl __p::serde::Serialize for Implementation {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Implementation {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         m.serialize_entry("version", &self.version)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.website_url {
+        if let Some(v) = &self.website_url {
             m.serialize_entry("websiteUrl", v)?;
         }
         for (k, v) in &self.extra {
@@ -5740,22 +5635,22 @@ impl __rt::SchemaType for Implementation {
     }
 }
 impl __p::Shape for Implementation {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "version"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("version", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("websiteUrl", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("version", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("websiteUrl", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
@@ -5765,19 +5660,19 @@ impl __p::Shape for Implementation {
 /// (spec example `examples/ProgressNotificationParams/progress-message.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
-    pub meta: ::core::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     pub progress_token: ProgressToken,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     ///
     /// JSON Schema type: `number`.
-    pub progress: __p::serde_json::Number,
+    pub progress: serde_json::Number,
     /// Total number of items to process (or total progress required), if known.
     ///
     /// JSON Schema type: `number`.
-    pub total: ::core::option::Option<__p::serde_json::Number>,
+    pub total: Option<serde_json::Number>,
     /// An optional message describing the current progress.
-    pub message: ::core::option::Option<::std::string::String>,
+    pub message: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5785,11 +5680,11 @@ pub struct ProgressNotificationParams {
 /// Reads and writes `ProgressNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ProgressNotificationParamsBuilder {
-    meta: ::core::option::Option<NotificationMetaObject>,
-    progress_token: ::core::option::Option<ProgressToken>,
-    progress: ::core::option::Option<__p::serde_json::Number>,
-    total: ::core::option::Option<__p::serde_json::Number>,
-    message: ::core::option::Option<::std::string::String>,
+    meta: Option<NotificationMetaObject>,
+    progress_token: Option<ProgressToken>,
+    progress: Option<serde_json::Number>,
+    total: Option<serde_json::Number>,
+    message: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ProgressNotificationParamsBuilder {
@@ -5810,10 +5705,10 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotificationParams, E> {
-        ::core::result::Result::Ok(ProgressNotificationParams {
+        Ok(ProgressNotificationParams {
             meta: self.meta,
             progress_token: __p::need(self.progress_token, "progressToken")?,
             progress: __p::need(self.progress, "progress")?,
@@ -5823,8 +5718,8 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5833,22 +5728,22 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotificationParams {
         >(d, "ProgressNotificationParams")
     }
 }
-impl __p::serde::Serialize for ProgressNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("progressToken", &self.progress_token)?;
         m.serialize_entry("progress", &self.progress)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.message {
+        if let Some(v) = &self.message {
             m.serialize_entry("message", v)?;
         }
         for (k, v) in &self.extra {
@@ -5863,21 +5758,21 @@ impl __rt::SchemaType for ProgressNotificationParams {
     }
 }
 impl __p::Shape for ProgressNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["progressToken", "progress"],
             &[
                 ("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit),
                 ("progressToken", <ProgressToken as __p::Shape>::fits as __p::Fit),
-                ("progress", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("total", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("progress", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("total", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
@@ -5898,7 +5793,7 @@ pub struct ProgressNotification {
 #[derive(Default)]
 pub struct __ProgressNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ProgressNotificationParams>,
+    params: Option<ProgressNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -5930,19 +5825,19 @@ impl __p::Builder for __ProgressNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ProgressNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ProgressNotification {
+        Ok(ProgressNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -5951,13 +5846,13 @@ impl<'de> __p::serde::Deserialize<'de> for ProgressNotification {
         >(d, "ProgressNotification")
     }
 }
-impl __p::serde::Serialize for ProgressNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ProgressNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/progress")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -5973,7 +5868,7 @@ impl __rt::SchemaType for ProgressNotification {
     }
 }
 impl __p::Shape for ProgressNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -5984,7 +5879,7 @@ impl __p::Shape for ProgressNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -6004,7 +5899,7 @@ pub struct PaginatedRequestParams {
     pub meta: RequestMetaObject,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    pub cursor: ::core::option::Option<Cursor>,
+    pub cursor: Option<Cursor>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -6012,8 +5907,8 @@ pub struct PaginatedRequestParams {
 /// Reads and writes `PaginatedRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestParamsBuilder {
-    meta: ::core::option::Option<RequestMetaObject>,
-    cursor: ::core::option::Option<Cursor>,
+    meta: Option<RequestMetaObject>,
+    cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestParamsBuilder {
@@ -6029,18 +5924,18 @@ impl __p::Builder for __PaginatedRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PaginatedRequestParams, E> {
-        ::core::result::Result::Ok(PaginatedRequestParams {
+        Ok(PaginatedRequestParams {
             meta: __p::need(self.meta, "_meta")?,
             cursor: self.cursor,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6049,15 +5944,15 @@ impl<'de> __p::serde::Deserialize<'de> for PaginatedRequestParams {
         >(d, "PaginatedRequestParams")
     }
 }
-impl __p::serde::Serialize for PaginatedRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
-        if let ::core::option::Option::Some(v) = &self.cursor {
+        if let Some(v) = &self.cursor {
             m.serialize_entry("cursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -6072,7 +5967,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
     }
 }
 impl __p::Shape for PaginatedRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta"],
@@ -6083,7 +5978,7 @@ impl __p::Shape for PaginatedRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta"], &[])
     }
 }
@@ -6092,7 +5987,7 @@ impl __p::Shape for PaginatedRequestParams {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
-    pub method: ::std::string::String,
+    pub method: String,
     pub params: PaginatedRequestParams,
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -6102,10 +5997,10 @@ pub struct PaginatedRequest {
 /// Reads and writes `PaginatedRequest` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestBuilder {
-    method: ::core::option::Option<::std::string::String>,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    method: Option<String>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedRequestBuilder {
@@ -6130,11 +6025,9 @@ impl __p::Builder for __PaginatedRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedRequest, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(PaginatedRequest {
+        Ok(PaginatedRequest {
             method: __p::need(self.method, "method")?,
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
@@ -6142,20 +6035,20 @@ impl __p::Builder for __PaginatedRequestBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
-impl __p::serde::Serialize for PaginatedRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", &self.method)?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -6172,19 +6065,19 @@ impl __rt::SchemaType for PaginatedRequest {
     }
 }
 impl __p::Shape for PaginatedRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
             &[
-                ("method", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <PaginatedRequestParams as __p::Shape>::fits as __p::Fit),
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -6195,7 +6088,7 @@ impl __p::Shape for PaginatedRequest {
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -6206,7 +6099,7 @@ pub struct PaginatedResult {
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -6214,9 +6107,9 @@ pub struct PaginatedResult {
 /// Reads and writes `PaginatedResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    next_cursor: ::core::option::Option<Cursor>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PaginatedResultBuilder {
@@ -6235,10 +6128,8 @@ impl __p::Builder for __PaginatedResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PaginatedResult, E> {
-        ::core::result::Result::Ok(PaginatedResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedResult, E> {
+        Ok(PaginatedResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             next_cursor: self.next_cursor,
@@ -6246,25 +6137,25 @@ impl __p::Builder for __PaginatedResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
-impl __p::serde::Serialize for PaginatedResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PaginatedResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         for (k, v) in &self.extra {
@@ -6279,7 +6170,7 @@ impl __rt::SchemaType for PaginatedResult {
     }
 }
 impl __p::Shape for PaginatedResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType"],
@@ -6291,7 +6182,7 @@ impl __p::Shape for PaginatedResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType"], &[])
     }
 }
@@ -6300,7 +6191,7 @@ impl __p::Shape for PaginatedResult {
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheableResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -6338,10 +6229,10 @@ pub struct CacheableResult {
 /// Reads and writes `CacheableResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CacheableResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    ttl_ms: ::core::option::Option<i64>,
-    cache_scope: ::core::option::Option<CacheableResultCacheScope>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    ttl_ms: Option<i64>,
+    cache_scope: Option<CacheableResultCacheScope>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CacheableResultBuilder {
@@ -6359,10 +6250,8 @@ impl __p::Builder for __CacheableResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CacheableResult, E> {
-        ::core::result::Result::Ok(CacheableResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CacheableResult, E> {
+        Ok(CacheableResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
@@ -6371,21 +6260,21 @@ impl __p::Builder for __CacheableResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CacheableResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CacheableResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CacheableResultBuilder>(d, "CacheableResult")
     }
 }
-impl __p::serde::Serialize for CacheableResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CacheableResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
@@ -6403,7 +6292,7 @@ impl __rt::SchemaType for CacheableResult {
     }
 }
 impl __p::Shape for CacheableResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope"],
@@ -6419,7 +6308,7 @@ impl __p::Shape for CacheableResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope"], &[])
     }
 }
@@ -6431,7 +6320,7 @@ pub enum CacheableResultCacheScope {
     /// `"private"`
     Private,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CacheableResultCacheScope {
     /// The value as written on the wire.
@@ -6450,28 +6339,28 @@ impl CacheableResultCacheScope {
         }
     }
 }
-impl ::core::fmt::Display for CacheableResultCacheScope {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CacheableResultCacheScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CacheableResultCacheScope {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CacheableResultCacheScope {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CacheableResultCacheScope {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CacheableResultCacheScope {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a CacheableResultCacheScope string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CacheableResultCacheScope {
@@ -6480,10 +6369,10 @@ impl __rt::SchemaType for CacheableResultCacheScope {
     }
 }
 impl __p::Shape for CacheableResultCacheScope {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -6493,7 +6382,7 @@ impl __p::Shape for CacheableResultCacheScope {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -6515,9 +6404,9 @@ pub struct ListResourcesRequest {
 #[derive(Default)]
 pub struct __ListResourcesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesRequestBuilder {
@@ -6549,20 +6438,20 @@ impl __p::Builder for __ListResourcesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListResourcesRequest {
+        Ok(ListResourcesRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6571,13 +6460,13 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesRequest {
         >(d, "ListResourcesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourcesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/list")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -6594,7 +6483,7 @@ impl __rt::SchemaType for ListResourcesRequest {
     }
 }
 impl __p::Shape for ListResourcesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -6608,7 +6497,7 @@ impl __p::Shape for ListResourcesRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -6625,7 +6514,7 @@ impl __p::Shape for ListResourcesRequest {
 /// (spec example `examples/ListResourcesResult/resources-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -6636,7 +6525,7 @@ pub struct ListResourcesResult {
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -6659,7 +6548,7 @@ pub struct ListResourcesResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
-    pub resources: ::std::vec::Vec<Resource>,
+    pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -6667,12 +6556,12 @@ pub struct ListResourcesResult {
 /// Reads and writes `ListResourcesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourcesResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    next_cursor: ::core::option::Option<Cursor>,
-    ttl_ms: ::core::option::Option<i64>,
-    cache_scope: ::core::option::Option<CacheableResultCacheScope>,
-    resources: ::core::option::Option<::std::vec::Vec<Resource>>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    next_cursor: Option<Cursor>,
+    ttl_ms: Option<i64>,
+    cache_scope: Option<CacheableResultCacheScope>,
+    resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesResultBuilder {
@@ -6694,10 +6583,10 @@ impl __p::Builder for __ListResourcesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesResult, E> {
-        ::core::result::Result::Ok(ListResourcesResult {
+        Ok(ListResourcesResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             next_cursor: self.next_cursor,
@@ -6708,8 +6597,8 @@ impl __p::Builder for __ListResourcesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6718,18 +6607,18 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesResult {
         >(d, "ListResourcesResult")
     }
 }
-impl __p::serde::Serialize for ListResourcesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("ttlMs", &self.ttl_ms)?;
@@ -6747,7 +6636,7 @@ impl __rt::SchemaType for ListResourcesResult {
     }
 }
 impl __p::Shape for ListResourcesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "resources"],
@@ -6760,15 +6649,12 @@ impl __p::Shape for ListResourcesResult {
                     "cacheScope",
                     <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "resources",
-                    <::std::vec::Vec<Resource> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("resources", <Vec<Resource> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "resources"], &[])
     }
 }
@@ -6790,8 +6676,8 @@ pub struct ListResourcesResultResponse {
 #[derive(Default)]
 pub struct __ListResourcesResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<ListResourcesResult>,
+    id: Option<RequestId>,
+    result: Option<ListResourcesResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourcesResultResponseBuilder {
@@ -6815,19 +6701,19 @@ impl __p::Builder for __ListResourcesResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourcesResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListResourcesResultResponse {
+        Ok(ListResourcesResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourcesResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6836,13 +6722,13 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourcesResultResponse {
         >(d, "ListResourcesResultResponse")
     }
 }
-impl __p::serde::Serialize for ListResourcesResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourcesResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -6858,7 +6744,7 @@ impl __rt::SchemaType for ListResourcesResultResponse {
     }
 }
 impl __p::Shape for ListResourcesResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -6869,7 +6755,7 @@ impl __p::Shape for ListResourcesResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -6895,9 +6781,9 @@ pub struct ListResourceTemplatesRequest {
 #[derive(Default)]
 pub struct __ListResourceTemplatesRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
@@ -6929,20 +6815,20 @@ impl __p::Builder for __ListResourceTemplatesRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListResourceTemplatesRequest {
+        Ok(ListResourceTemplatesRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -6951,13 +6837,13 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesRequest {
         >(d, "ListResourceTemplatesRequest")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/templates/list")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -6974,7 +6860,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
     }
 }
 impl __p::Shape for ListResourceTemplatesRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -6988,7 +6874,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -7005,7 +6891,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
 /// (spec example `examples/ListResourceTemplatesResult/resource-templates-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -7016,7 +6902,7 @@ pub struct ListResourceTemplatesResult {
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -7039,7 +6925,7 @@ pub struct ListResourceTemplatesResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
-    pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -7047,12 +6933,12 @@ pub struct ListResourceTemplatesResult {
 /// Reads and writes `ListResourceTemplatesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourceTemplatesResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    next_cursor: ::core::option::Option<Cursor>,
-    ttl_ms: ::core::option::Option<i64>,
-    cache_scope: ::core::option::Option<CacheableResultCacheScope>,
-    resource_templates: ::core::option::Option<::std::vec::Vec<ResourceTemplate>>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    next_cursor: Option<Cursor>,
+    ttl_ms: Option<i64>,
+    cache_scope: Option<CacheableResultCacheScope>,
+    resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
@@ -7076,10 +6962,10 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesResult, E> {
-        ::core::result::Result::Ok(ListResourceTemplatesResult {
+        Ok(ListResourceTemplatesResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             next_cursor: self.next_cursor,
@@ -7090,8 +6976,8 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7100,18 +6986,18 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResult {
         >(d, "ListResourceTemplatesResult")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("ttlMs", &self.ttl_ms)?;
@@ -7129,7 +7015,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
     }
 }
 impl __p::Shape for ListResourceTemplatesResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "resourceTemplates"],
@@ -7144,13 +7030,13 @@ impl __p::Shape for ListResourceTemplatesResult {
                 ),
                 (
                     "resourceTemplates",
-                    <::std::vec::Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
+                    <Vec<ResourceTemplate> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "resourceTemplates"],
@@ -7176,8 +7062,8 @@ pub struct ListResourceTemplatesResultResponse {
 #[derive(Default)]
 pub struct __ListResourceTemplatesResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<ListResourceTemplatesResult>,
+    id: Option<RequestId>,
+    result: Option<ListResourceTemplatesResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListResourceTemplatesResultResponseBuilder {
@@ -7201,19 +7087,19 @@ impl __p::Builder for __ListResourceTemplatesResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListResourceTemplatesResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListResourceTemplatesResultResponse {
+        Ok(ListResourceTemplatesResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7222,13 +7108,13 @@ impl<'de> __p::serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
         >(d, "ListResourceTemplatesResultResponse")
     }
 }
-impl __p::serde::Serialize for ListResourceTemplatesResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListResourceTemplatesResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -7244,7 +7130,7 @@ impl __rt::SchemaType for ListResourceTemplatesResultResponse {
     }
 }
 impl __p::Shape for ListResourceTemplatesResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -7255,7 +7141,7 @@ impl __p::Shape for ListResourceTemplatesResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -7272,7 +7158,7 @@ pub struct ResourceRequestParams {
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7280,8 +7166,8 @@ pub struct ResourceRequestParams {
 /// Reads and writes `ResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceRequestParamsBuilder {
-    meta: ::core::option::Option<RequestMetaObject>,
-    uri: ::core::option::Option<::std::string::String>,
+    meta: Option<RequestMetaObject>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceRequestParamsBuilder {
@@ -7297,18 +7183,18 @@ impl __p::Builder for __ResourceRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceRequestParams, E> {
-        ::core::result::Result::Ok(ResourceRequestParams {
+        Ok(ResourceRequestParams {
             meta: __p::need(self.meta, "_meta")?,
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7317,13 +7203,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceRequestParams {
         >(d, "ResourceRequestParams")
     }
 }
-impl __p::serde::Serialize for ResourceRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
@@ -7338,18 +7224,18 @@ impl __rt::SchemaType for ResourceRequestParams {
     }
 }
 impl __p::Shape for ResourceRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "uri"],
             &[
                 ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "uri"], &[])
     }
 }
@@ -7360,9 +7246,9 @@ pub struct ReadResourceRequestParams {
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
-    pub input_responses: ::core::option::Option<InputResponses>,
-    pub request_state: ::core::option::Option<::std::string::String>,
+    pub uri: String,
+    pub input_responses: Option<InputResponses>,
+    pub request_state: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -7370,10 +7256,10 @@ pub struct ReadResourceRequestParams {
 /// Reads and writes `ReadResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceRequestParamsBuilder {
-    meta: ::core::option::Option<RequestMetaObject>,
-    uri: ::core::option::Option<::std::string::String>,
-    input_responses: ::core::option::Option<InputResponses>,
-    request_state: ::core::option::Option<::std::string::String>,
+    meta: Option<RequestMetaObject>,
+    uri: Option<String>,
+    input_responses: Option<InputResponses>,
+    request_state: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
@@ -7395,10 +7281,10 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequestParams, E> {
-        ::core::result::Result::Ok(ReadResourceRequestParams {
+        Ok(ReadResourceRequestParams {
             meta: __p::need(self.meta, "_meta")?,
             uri: __p::need(self.uri, "uri")?,
             input_responses: self.input_responses,
@@ -7407,8 +7293,8 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7417,19 +7303,19 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequestParams {
         >(d, "ReadResourceRequestParams")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.input_responses {
+        if let Some(v) = &self.input_responses {
             m.serialize_entry("inputResponses", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.request_state {
+        if let Some(v) = &self.request_state {
             m.serialize_entry("requestState", v)?;
         }
         for (k, v) in &self.extra {
@@ -7444,20 +7330,20 @@ impl __rt::SchemaType for ReadResourceRequestParams {
     }
 }
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "uri"],
             &[
                 ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
-                ("requestState", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("requestState", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "uri"], &[])
     }
 }
@@ -7479,9 +7365,9 @@ pub struct ReadResourceRequest {
 #[derive(Default)]
 pub struct __ReadResourceRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ReadResourceRequestParams>,
+    params: Option<ReadResourceRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceRequestBuilder {
@@ -7513,20 +7399,20 @@ impl __p::Builder for __ReadResourceRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ReadResourceRequest {
+        Ok(ReadResourceRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7535,13 +7421,13 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceRequest {
         >(d, "ReadResourceRequest")
     }
 }
-impl __p::serde::Serialize for ReadResourceRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "resources/read")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -7558,7 +7444,7 @@ impl __rt::SchemaType for ReadResourceRequest {
     }
 }
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -7572,7 +7458,7 @@ impl __p::Shape for ReadResourceRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -7589,7 +7475,7 @@ impl __p::Shape for ReadResourceRequest {
 /// (spec example `examples/ReadResourceResult/file-resource-contents.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -7620,7 +7506,7 @@ pub struct ReadResourceResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
-    pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -7628,11 +7514,11 @@ pub struct ReadResourceResult {
 /// Reads and writes `ReadResourceResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    ttl_ms: ::core::option::Option<i64>,
-    cache_scope: ::core::option::Option<CacheableResultCacheScope>,
-    contents: ::core::option::Option<::std::vec::Vec<ReadResourceResultContentsItem>>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    ttl_ms: Option<i64>,
+    cache_scope: Option<CacheableResultCacheScope>,
+    contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceResultBuilder {
@@ -7651,10 +7537,10 @@ impl __p::Builder for __ReadResourceResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceResult, E> {
-        ::core::result::Result::Ok(ReadResourceResult {
+        Ok(ReadResourceResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
@@ -7664,8 +7550,8 @@ impl __p::Builder for __ReadResourceResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7674,14 +7560,14 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResult {
         >(d, "ReadResourceResult")
     }
 }
-impl __p::serde::Serialize for ReadResourceResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
@@ -7700,7 +7586,7 @@ impl __rt::SchemaType for ReadResourceResult {
     }
 }
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "contents"],
@@ -7714,14 +7600,13 @@ impl __p::Shape for ReadResourceResult {
                 ),
                 (
                     "contents",
-                    <::std::vec::Vec<ReadResourceResultContentsItem> as __p::Shape>::fits
-                        as __p::Fit,
+                    <Vec<ReadResourceResultContentsItem> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "contents"], &[])
     }
 }
@@ -7735,14 +7620,14 @@ pub enum ReadResourceResultContentsItem {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for ReadResourceResultContentsItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResultContentsItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -7755,7 +7640,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
     }
 }
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -7764,7 +7649,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -7774,27 +7659,27 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v)
                     .map(ReadResourceResultContentsItem::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -7823,8 +7708,8 @@ pub struct ReadResourceResultResponse {
 #[derive(Default)]
 pub struct __ReadResourceResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<ReadResourceResultResponseResult>,
+    id: Option<RequestId>,
+    result: Option<ReadResourceResultResponseResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ReadResourceResultResponseBuilder {
@@ -7848,19 +7733,19 @@ impl __p::Builder for __ReadResourceResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ReadResourceResultResponse {
+        Ok(ReadResourceResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -7869,13 +7754,13 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultResponse {
         >(d, "ReadResourceResultResponse")
     }
 }
-impl __p::serde::Serialize for ReadResourceResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -7891,7 +7776,7 @@ impl __rt::SchemaType for ReadResourceResultResponse {
     }
 }
 impl __p::Shape for ReadResourceResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -7905,7 +7790,7 @@ impl __p::Shape for ReadResourceResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -7923,14 +7808,14 @@ pub enum ReadResourceResultResponseResult {
     /// [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
-impl __p::serde::Serialize for ReadResourceResultResponseResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ReadResourceResultResponseResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::ReadResourceResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InputRequiredResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
+            Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -7943,7 +7828,7 @@ impl __rt::SchemaType for ReadResourceResultResponseResult {
     }
 }
 impl __p::Shape for ReadResourceResultResponseResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <ReadResourceResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
@@ -7952,7 +7837,7 @@ impl __p::Shape for ReadResourceResultResponseResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <ReadResourceResult as __p::Shape>::fits(v),
             <InputRequiredResult as __p::Shape>::fits(v),
@@ -7979,10 +7864,10 @@ impl __p::Builder for __ReadResourceResultResponseResultBuilder {
             Self::InputRequiredResult(b) => __p::Builder::field(b, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceResultResponseResult, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::ReadResourceResult(b) => {
                     ReadResourceResultResponseResult::ReadResourceResult(
@@ -8003,31 +7888,31 @@ impl __p::Tagged for ReadResourceResultResponseResult {
     const EXPECTING: &'static str = "a ReadResourceResultResponseResult object, chosen by `resultType`";
     type Builder = __ReadResourceResultResponseResultBuilder;
     fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ReadResourceResultResponseResultBuilder> {
-        ::core::option::Option::Some(
+        tag: Option<&str>,
+    ) -> Option<__ReadResourceResultResponseResultBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("input_required") => {
+                Some("input_required") => {
                     __ReadResourceResultResponseResultBuilder::InputRequiredResult(
-                        <__InputRequiredResultBuilder as ::core::default::Default>::default(),
+                        __InputRequiredResultBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __ReadResourceResultResponseResultBuilder::ReadResourceResult(
-                        <__ReadResourceResultBuilder as ::core::default::Default>::default(),
+                        __ReadResourceResultBuilder::default(),
                     )
                 }
-                ::core::option::Option::None => {
+                None => {
                     __ReadResourceResultResponseResultBuilder::ReadResourceResult(
-                        <__ReadResourceResultBuilder as ::core::default::Default>::default(),
+                        __ReadResourceResultBuilder::default(),
                     )
                 }
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultResponseResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ReadResourceResultResponseResult>(d)
@@ -8041,7 +7926,7 @@ impl<'de> __p::serde::Deserialize<'de> for ReadResourceResultResponseResult {
 /// Always carries `"method": "notifications/resources/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8050,7 +7935,7 @@ pub struct ResourceListChangedNotification {
 #[derive(Default)]
 pub struct __ResourceListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -8082,19 +7967,19 @@ impl __p::Builder for __ResourceListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ResourceListChangedNotification {
+        Ok(ResourceListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8103,15 +7988,15 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceListChangedNotification {
         >(d, "ResourceListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -8127,7 +8012,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
     }
 }
 impl __p::Shape for ResourceListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -8138,7 +8023,7 @@ impl __p::Shape for ResourceListChangedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -8157,16 +8042,14 @@ impl __p::Shape for ResourceListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscriptionFilter {
     /// If true, receive [`notifications/tools/list_changed`](ToolListChangedNotification).
-    pub tools_list_changed: ::core::option::Option<bool>,
+    pub tools_list_changed: Option<bool>,
     /// If true, receive [`notifications/prompts/list_changed`](PromptListChangedNotification).
-    pub prompts_list_changed: ::core::option::Option<bool>,
+    pub prompts_list_changed: Option<bool>,
     /// If true, receive [`notifications/resources/list_changed`](ResourceListChangedNotification).
-    pub resources_list_changed: ::core::option::Option<bool>,
+    pub resources_list_changed: Option<bool>,
     /// Subscribe to [`notifications/resources/updated`](ResourceUpdatedNotification) for these resource URIs.
     /// Replaces the former `resources/subscribe` RPC.
-    pub resource_subscriptions: ::core::option::Option<
-        ::std::vec::Vec<::std::string::String>,
-    >,
+    pub resource_subscriptions: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -8174,12 +8057,10 @@ pub struct SubscriptionFilter {
 /// Reads and writes `SubscriptionFilter` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscriptionFilterBuilder {
-    tools_list_changed: ::core::option::Option<bool>,
-    prompts_list_changed: ::core::option::Option<bool>,
-    resources_list_changed: ::core::option::Option<bool>,
-    resource_subscriptions: ::core::option::Option<
-        ::std::vec::Vec<::std::string::String>,
-    >,
+    tools_list_changed: Option<bool>,
+    prompts_list_changed: Option<bool>,
+    resources_list_changed: Option<bool>,
+    resource_subscriptions: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscriptionFilterBuilder {
@@ -8215,10 +8096,10 @@ impl __p::Builder for __SubscriptionFilterBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscriptionFilter, E> {
-        ::core::result::Result::Ok(SubscriptionFilter {
+        Ok(SubscriptionFilter {
             tools_list_changed: self.tools_list_changed,
             prompts_list_changed: self.prompts_list_changed,
             resources_list_changed: self.resources_list_changed,
@@ -8227,8 +8108,8 @@ impl __p::Builder for __SubscriptionFilterBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscriptionFilter {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8237,23 +8118,23 @@ impl<'de> __p::serde::Deserialize<'de> for SubscriptionFilter {
         >(d, "SubscriptionFilter")
     }
 }
-impl __p::serde::Serialize for SubscriptionFilter {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscriptionFilter {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.tools_list_changed {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.tools_list_changed {
             m.serialize_entry("toolsListChanged", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.prompts_list_changed {
+        if let Some(v) = &self.prompts_list_changed {
             m.serialize_entry("promptsListChanged", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resources_list_changed {
+        if let Some(v) = &self.resources_list_changed {
             m.serialize_entry("resourcesListChanged", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.resource_subscriptions {
+        if let Some(v) = &self.resource_subscriptions {
             m.serialize_entry("resourceSubscriptions", v)?;
         }
         for (k, v) in &self.extra {
@@ -8268,7 +8149,7 @@ impl __rt::SchemaType for SubscriptionFilter {
     }
 }
 impl __p::Shape for SubscriptionFilter {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -8276,16 +8157,12 @@ impl __p::Shape for SubscriptionFilter {
                 ("toolsListChanged", <bool as __p::Shape>::fits as __p::Fit),
                 ("promptsListChanged", <bool as __p::Shape>::fits as __p::Fit),
                 ("resourcesListChanged", <bool as __p::Shape>::fits as __p::Fit),
-                (
-                    "resourceSubscriptions",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("resourceSubscriptions", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -8304,8 +8181,8 @@ pub struct SubscriptionsListenRequestParams {
 /// Reads and writes `SubscriptionsListenRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscriptionsListenRequestParamsBuilder {
-    meta: ::core::option::Option<RequestMetaObject>,
-    notifications: ::core::option::Option<SubscriptionFilter>,
+    meta: Option<RequestMetaObject>,
+    notifications: Option<SubscriptionFilter>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscriptionsListenRequestParamsBuilder {
@@ -8323,18 +8200,18 @@ impl __p::Builder for __SubscriptionsListenRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscriptionsListenRequestParams, E> {
-        ::core::result::Result::Ok(SubscriptionsListenRequestParams {
+        Ok(SubscriptionsListenRequestParams {
             meta: __p::need(self.meta, "_meta")?,
             notifications: __p::need(self.notifications, "notifications")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8343,13 +8220,13 @@ impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenRequestParams {
         >(d, "SubscriptionsListenRequestParams")
     }
 }
-impl __p::serde::Serialize for SubscriptionsListenRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscriptionsListenRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
         m.serialize_entry("notifications", &self.notifications)?;
         for (k, v) in &self.extra {
@@ -8364,7 +8241,7 @@ impl __rt::SchemaType for SubscriptionsListenRequestParams {
     }
 }
 impl __p::Shape for SubscriptionsListenRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "notifications"],
@@ -8375,7 +8252,7 @@ impl __p::Shape for SubscriptionsListenRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "notifications"], &[])
     }
 }
@@ -8399,9 +8276,9 @@ pub struct SubscriptionsListenRequest {
 #[derive(Default)]
 pub struct __SubscriptionsListenRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SubscriptionsListenRequestParams>,
+    params: Option<SubscriptionsListenRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscriptionsListenRequestBuilder {
@@ -8433,20 +8310,20 @@ impl __p::Builder for __SubscriptionsListenRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscriptionsListenRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(SubscriptionsListenRequest {
+        Ok(SubscriptionsListenRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8455,13 +8332,13 @@ impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenRequest {
         >(d, "SubscriptionsListenRequest")
     }
 }
-impl __p::serde::Serialize for SubscriptionsListenRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscriptionsListenRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "subscriptions/listen")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -8478,7 +8355,7 @@ impl __rt::SchemaType for SubscriptionsListenRequest {
     }
 }
 impl __p::Shape for SubscriptionsListenRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -8495,7 +8372,7 @@ impl __p::Shape for SubscriptionsListenRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -8523,7 +8400,7 @@ pub struct SubscriptionsListenResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    pub io_modelcontextprotocol_server_info: ::core::option::Option<Implementation>,
+    pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Identifies the subscription stream this response closes, so the client can
     /// correlate it with the originating subscription — mirroring the same key on
     /// the stream's notifications. The value is the JSON-RPC ID of the
@@ -8537,8 +8414,8 @@ pub struct SubscriptionsListenResultMetaObject {
 /// Reads and writes `SubscriptionsListenResultMetaObject` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscriptionsListenResultMetaObjectBuilder {
-    io_modelcontextprotocol_server_info: ::core::option::Option<Implementation>,
-    io_modelcontextprotocol_subscription_id: ::core::option::Option<RequestId>,
+    io_modelcontextprotocol_server_info: Option<Implementation>,
+    io_modelcontextprotocol_subscription_id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscriptionsListenResultMetaObjectBuilder {
@@ -8567,10 +8444,10 @@ impl __p::Builder for __SubscriptionsListenResultMetaObjectBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscriptionsListenResultMetaObject, E> {
-        ::core::result::Result::Ok(SubscriptionsListenResultMetaObject {
+        Ok(SubscriptionsListenResultMetaObject {
             io_modelcontextprotocol_server_info: self
                 .io_modelcontextprotocol_server_info,
             io_modelcontextprotocol_subscription_id: __p::need(
@@ -8581,8 +8458,8 @@ impl __p::Builder for __SubscriptionsListenResultMetaObjectBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8591,16 +8468,14 @@ impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
         >(d, "SubscriptionsListenResultMetaObject")
     }
 }
-impl __p::serde::Serialize for SubscriptionsListenResultMetaObject {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscriptionsListenResultMetaObject {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self
-            .io_modelcontextprotocol_server_info
-        {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.io_modelcontextprotocol_server_info {
             m.serialize_entry("io.modelcontextprotocol/serverInfo", v)?;
         }
         m.serialize_entry(
@@ -8619,7 +8494,7 @@ impl __rt::SchemaType for SubscriptionsListenResultMetaObject {
     }
 }
 impl __p::Shape for SubscriptionsListenResultMetaObject {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["io.modelcontextprotocol/subscriptionId"],
@@ -8636,7 +8511,7 @@ impl __p::Shape for SubscriptionsListenResultMetaObject {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["io.modelcontextprotocol/subscriptionId"], &[])
     }
 }
@@ -8666,8 +8541,8 @@ pub struct SubscriptionsListenResult {
 /// Reads and writes `SubscriptionsListenResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscriptionsListenResultBuilder {
-    meta: ::core::option::Option<SubscriptionsListenResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
+    meta: Option<SubscriptionsListenResultMetaObject>,
+    result_type: Option<ResultType>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscriptionsListenResultBuilder {
@@ -8683,18 +8558,18 @@ impl __p::Builder for __SubscriptionsListenResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscriptionsListenResult, E> {
-        ::core::result::Result::Ok(SubscriptionsListenResult {
+        Ok(SubscriptionsListenResult {
             meta: __p::need(self.meta, "_meta")?,
             result_type: __p::need(self.result_type, "resultType")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8703,13 +8578,13 @@ impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenResult {
         >(d, "SubscriptionsListenResult")
     }
 }
-impl __p::serde::Serialize for SubscriptionsListenResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscriptionsListenResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
         m.serialize_entry("resultType", &self.result_type)?;
         for (k, v) in &self.extra {
@@ -8724,7 +8599,7 @@ impl __rt::SchemaType for SubscriptionsListenResult {
     }
 }
 impl __p::Shape for SubscriptionsListenResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "resultType"],
@@ -8738,7 +8613,7 @@ impl __p::Shape for SubscriptionsListenResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "resultType"], &[])
     }
 }
@@ -8761,8 +8636,8 @@ pub struct SubscriptionsListenResultResponse {
 #[derive(Default)]
 pub struct __SubscriptionsListenResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<SubscriptionsListenResult>,
+    id: Option<RequestId>,
+    result: Option<SubscriptionsListenResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscriptionsListenResultResponseBuilder {
@@ -8786,19 +8661,19 @@ impl __p::Builder for __SubscriptionsListenResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscriptionsListenResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(SubscriptionsListenResultResponse {
+        Ok(SubscriptionsListenResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8807,13 +8682,13 @@ impl<'de> __p::serde::Deserialize<'de> for SubscriptionsListenResultResponse {
         >(d, "SubscriptionsListenResultResponse")
     }
 }
-impl __p::serde::Serialize for SubscriptionsListenResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscriptionsListenResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -8829,7 +8704,7 @@ impl __rt::SchemaType for SubscriptionsListenResultResponse {
     }
 }
 impl __p::Shape for SubscriptionsListenResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -8840,7 +8715,7 @@ impl __p::Shape for SubscriptionsListenResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -8851,7 +8726,7 @@ impl __p::Shape for SubscriptionsListenResultResponse {
 /// Parameters for a [`notifications/subscriptions/acknowledged`](SubscriptionsAcknowledgedNotification) notification.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscriptionsAcknowledgedNotificationParams {
-    pub meta: ::core::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The subset of requested notification types the server agreed to honor.
     /// Only includes notification types the server actually supports; if the
     /// client requested an unsupported type (e.g., `promptsListChanged` when
@@ -8864,8 +8739,8 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
 /// Reads and writes `SubscriptionsAcknowledgedNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscriptionsAcknowledgedNotificationParamsBuilder {
-    meta: ::core::option::Option<NotificationMetaObject>,
-    notifications: ::core::option::Option<SubscriptionFilter>,
+    meta: Option<NotificationMetaObject>,
+    notifications: Option<SubscriptionFilter>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SubscriptionsAcknowledgedNotificationParamsBuilder {
@@ -8883,18 +8758,18 @@ impl __p::Builder for __SubscriptionsAcknowledgedNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscriptionsAcknowledgedNotificationParams, E> {
-        ::core::result::Result::Ok(SubscriptionsAcknowledgedNotificationParams {
+        Ok(SubscriptionsAcknowledgedNotificationParams {
             meta: self.meta,
             notifications: __p::need(self.notifications, "notifications")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -8903,14 +8778,14 @@ impl<'de> __p::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification
         >(d, "SubscriptionsAcknowledgedNotificationParams")
     }
 }
-impl __p::serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("notifications", &self.notifications)?;
@@ -8926,7 +8801,7 @@ impl __rt::SchemaType for SubscriptionsAcknowledgedNotificationParams {
     }
 }
 impl __p::Shape for SubscriptionsAcknowledgedNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["notifications"],
@@ -8937,7 +8812,7 @@ impl __p::Shape for SubscriptionsAcknowledgedNotificationParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["notifications"], &[])
     }
 }
@@ -8967,7 +8842,7 @@ pub struct SubscriptionsAcknowledgedNotification {
 #[derive(Default)]
 pub struct __SubscriptionsAcknowledgedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<SubscriptionsAcknowledgedNotificationParams>,
+    params: Option<SubscriptionsAcknowledgedNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -8999,19 +8874,19 @@ impl __p::Builder for __SubscriptionsAcknowledgedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SubscriptionsAcknowledgedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(SubscriptionsAcknowledgedNotification {
+        Ok(SubscriptionsAcknowledgedNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9020,13 +8895,13 @@ impl<'de> __p::serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification
         >(d, "SubscriptionsAcknowledgedNotification")
     }
 }
-impl __p::serde::Serialize for SubscriptionsAcknowledgedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SubscriptionsAcknowledgedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/subscriptions/acknowledged")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -9042,7 +8917,7 @@ impl __rt::SchemaType for SubscriptionsAcknowledgedNotification {
     }
 }
 impl __p::Shape for SubscriptionsAcknowledgedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -9063,7 +8938,7 @@ impl __p::Shape for SubscriptionsAcknowledgedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -9084,11 +8959,11 @@ impl __p::Shape for SubscriptionsAcknowledgedNotification {
 /// (spec example `examples/ResourceUpdatedNotificationParams/file-resource-updated.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotificationParams {
-    pub meta: ::core::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9096,8 +8971,8 @@ pub struct ResourceUpdatedNotificationParams {
 /// Reads and writes `ResourceUpdatedNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationParamsBuilder {
-    meta: ::core::option::Option<NotificationMetaObject>,
-    uri: ::core::option::Option<::std::string::String>,
+    meta: Option<NotificationMetaObject>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
@@ -9113,18 +8988,18 @@ impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotificationParams, E> {
-        ::core::result::Result::Ok(ResourceUpdatedNotificationParams {
+        Ok(ResourceUpdatedNotificationParams {
             meta: self.meta,
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9133,14 +9008,14 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
         >(d, "ResourceUpdatedNotificationParams")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
@@ -9156,18 +9031,18 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
     }
 }
 impl __p::Shape for ResourceUpdatedNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
                 ("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -9188,7 +9063,7 @@ pub struct ResourceUpdatedNotification {
 #[derive(Default)]
 pub struct __ResourceUpdatedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ResourceUpdatedNotificationParams>,
+    params: Option<ResourceUpdatedNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -9220,19 +9095,19 @@ impl __p::Builder for __ResourceUpdatedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceUpdatedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ResourceUpdatedNotification {
+        Ok(ResourceUpdatedNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9241,13 +9116,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceUpdatedNotification {
         >(d, "ResourceUpdatedNotification")
     }
 }
-impl __p::serde::Serialize for ResourceUpdatedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceUpdatedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/resources/updated")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -9263,7 +9138,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
     }
 }
 impl __p::Shape for ResourceUpdatedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -9279,7 +9154,7 @@ impl __p::Shape for ResourceUpdatedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -9297,14 +9172,14 @@ impl __p::Shape for ResourceUpdatedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Resource {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -9314,24 +9189,24 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    pub size: ::core::option::Option<i64>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub size: Option<i64>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9339,15 +9214,15 @@ pub struct Resource {
 /// Reads and writes `Resource` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    uri: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    size: ::core::option::Option<i64>,
-    meta: ::core::option::Option<MetaObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    uri: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    size: Option<i64>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceBuilder {
@@ -9374,8 +9249,8 @@ impl __p::Builder for __ResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
-        ::core::result::Result::Ok(Resource {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Resource, E> {
+        Ok(Resource {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -9389,41 +9264,41 @@ impl __p::Builder for __ResourceBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Resource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Resource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
-impl __p::serde::Serialize for Resource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Resource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.size {
+        if let Some(v) = &self.size {
             m.serialize_entry("size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -9438,17 +9313,17 @@ impl __rt::SchemaType for Resource {
     }
 }
 impl __p::Shape for Resource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
@@ -9456,7 +9331,7 @@ impl __p::Shape for Resource {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "uri"], &[])
     }
 }
@@ -9464,14 +9339,14 @@ impl __p::Shape for Resource {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceTemplate {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -9481,20 +9356,20 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
     /// Format: `uri-template`.
-    pub uri_template: ::std::string::String,
+    pub uri_template: String,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub annotations: Option<Annotations>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9502,14 +9377,14 @@ pub struct ResourceTemplate {
 /// Reads and writes `ResourceTemplate` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceTemplateBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    uri_template: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<MetaObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    uri_template: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceTemplateBuilder {
@@ -9535,10 +9410,8 @@ impl __p::Builder for __ResourceTemplateBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceTemplate, E> {
-        ::core::result::Result::Ok(ResourceTemplate {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceTemplate, E> {
+        Ok(ResourceTemplate {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -9551,38 +9424,38 @@ impl __p::Builder for __ResourceTemplateBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
-impl __p::serde::Serialize for ResourceTemplate {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceTemplate {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         m.serialize_entry("uriTemplate", &self.uri_template)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -9597,24 +9470,24 @@ impl __rt::SchemaType for ResourceTemplate {
     }
 }
 impl __p::Shape for ResourceTemplate {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uriTemplate"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("uriTemplate", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uriTemplate", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
@@ -9626,10 +9499,10 @@ pub struct ResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub mime_type: Option<String>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9637,9 +9510,9 @@ pub struct ResourceContents {
 /// Reads and writes `ResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<MetaObject>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceContentsBuilder {
@@ -9656,10 +9529,8 @@ impl __p::Builder for __ResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceContents, E> {
-        ::core::result::Result::Ok(ResourceContents {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceContents, E> {
+        Ok(ResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             meta: self.meta,
@@ -9667,25 +9538,25 @@ impl __p::Builder for __ResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
-impl __p::serde::Serialize for ResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -9700,19 +9571,19 @@ impl __rt::SchemaType for ResourceContents {
     }
 }
 impl __p::Shape for ResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -9723,12 +9594,12 @@ pub struct TextResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub mime_type: Option<String>,
+    pub meta: Option<MetaObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-    pub text: ::std::string::String,
+    pub text: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9736,10 +9607,10 @@ pub struct TextResourceContents {
 /// Reads and writes `TextResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TextResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<MetaObject>,
-    text: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    meta: Option<MetaObject>,
+    text: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextResourceContentsBuilder {
@@ -9757,10 +9628,10 @@ impl __p::Builder for __TextResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TextResourceContents, E> {
-        ::core::result::Result::Ok(TextResourceContents {
+        Ok(TextResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             meta: self.meta,
@@ -9769,8 +9640,8 @@ impl __p::Builder for __TextResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9779,18 +9650,18 @@ impl<'de> __p::serde::Deserialize<'de> for TextResourceContents {
         >(d, "TextResourceContents")
     }
 }
-impl __p::serde::Serialize for TextResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("text", &self.text)?;
@@ -9806,20 +9677,20 @@ impl __rt::SchemaType for TextResourceContents {
     }
 }
 impl __p::Shape for TextResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
 }
@@ -9830,14 +9701,14 @@ pub struct BlobResourceContents {
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub mime_type: Option<String>,
+    pub meta: Option<MetaObject>,
     /// A base64-encoded string representing the binary data of the item.
     ///
     /// Format: `byte`.
-    pub blob: ::std::string::String,
+    pub blob: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -9845,10 +9716,10 @@ pub struct BlobResourceContents {
 /// Reads and writes `BlobResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __BlobResourceContentsBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<MetaObject>,
-    blob: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
+    mime_type: Option<String>,
+    meta: Option<MetaObject>,
+    blob: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BlobResourceContentsBuilder {
@@ -9866,10 +9737,10 @@ impl __p::Builder for __BlobResourceContentsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<BlobResourceContents, E> {
-        ::core::result::Result::Ok(BlobResourceContents {
+        Ok(BlobResourceContents {
             uri: __p::need(self.uri, "uri")?,
             mime_type: self.mime_type,
             meta: self.meta,
@@ -9878,8 +9749,8 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -9888,18 +9759,18 @@ impl<'de> __p::serde::Deserialize<'de> for BlobResourceContents {
         >(d, "BlobResourceContents")
     }
 }
-impl __p::serde::Serialize for BlobResourceContents {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BlobResourceContents {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("blob", &self.blob)?;
@@ -9915,20 +9786,20 @@ impl __rt::SchemaType for BlobResourceContents {
     }
 }
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
-                ("blob", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("blob", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
@@ -9950,9 +9821,9 @@ pub struct ListPromptsRequest {
 #[derive(Default)]
 pub struct __ListPromptsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsRequestBuilder {
@@ -9984,20 +9855,20 @@ impl __p::Builder for __ListPromptsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListPromptsRequest {
+        Ok(ListPromptsRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10006,13 +9877,13 @@ impl<'de> __p::serde::Deserialize<'de> for ListPromptsRequest {
         >(d, "ListPromptsRequest")
     }
 }
-impl __p::serde::Serialize for ListPromptsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/list")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -10029,7 +9900,7 @@ impl __rt::SchemaType for ListPromptsRequest {
     }
 }
 impl __p::Shape for ListPromptsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -10043,7 +9914,7 @@ impl __p::Shape for ListPromptsRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -10060,7 +9931,7 @@ impl __p::Shape for ListPromptsRequest {
 /// (spec example `examples/ListPromptsResult/prompts-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -10071,7 +9942,7 @@ pub struct ListPromptsResult {
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -10094,7 +9965,7 @@ pub struct ListPromptsResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
-    pub prompts: ::std::vec::Vec<Prompt>,
+    pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -10102,12 +9973,12 @@ pub struct ListPromptsResult {
 /// Reads and writes `ListPromptsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListPromptsResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    next_cursor: ::core::option::Option<Cursor>,
-    ttl_ms: ::core::option::Option<i64>,
-    cache_scope: ::core::option::Option<CacheableResultCacheScope>,
-    prompts: ::core::option::Option<::std::vec::Vec<Prompt>>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    next_cursor: Option<Cursor>,
+    ttl_ms: Option<i64>,
+    cache_scope: Option<CacheableResultCacheScope>,
+    prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsResultBuilder {
@@ -10129,10 +10000,10 @@ impl __p::Builder for __ListPromptsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsResult, E> {
-        ::core::result::Result::Ok(ListPromptsResult {
+        Ok(ListPromptsResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             next_cursor: self.next_cursor,
@@ -10143,25 +10014,25 @@ impl __p::Builder for __ListPromptsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
-impl __p::serde::Serialize for ListPromptsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("ttlMs", &self.ttl_ms)?;
@@ -10179,7 +10050,7 @@ impl __rt::SchemaType for ListPromptsResult {
     }
 }
 impl __p::Shape for ListPromptsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "prompts"],
@@ -10192,12 +10063,12 @@ impl __p::Shape for ListPromptsResult {
                     "cacheScope",
                     <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
                 ),
-                ("prompts", <::std::vec::Vec<Prompt> as __p::Shape>::fits as __p::Fit),
+                ("prompts", <Vec<Prompt> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "prompts"], &[])
     }
 }
@@ -10219,8 +10090,8 @@ pub struct ListPromptsResultResponse {
 #[derive(Default)]
 pub struct __ListPromptsResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<ListPromptsResult>,
+    id: Option<RequestId>,
+    result: Option<ListPromptsResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListPromptsResultResponseBuilder {
@@ -10244,19 +10115,19 @@ impl __p::Builder for __ListPromptsResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListPromptsResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListPromptsResultResponse {
+        Ok(ListPromptsResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListPromptsResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10265,13 +10136,13 @@ impl<'de> __p::serde::Deserialize<'de> for ListPromptsResultResponse {
         >(d, "ListPromptsResultResponse")
     }
 }
-impl __p::serde::Serialize for ListPromptsResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListPromptsResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -10287,7 +10158,7 @@ impl __rt::SchemaType for ListPromptsResultResponse {
     }
 }
 impl __p::Shape for ListPromptsResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -10298,7 +10169,7 @@ impl __p::Shape for ListPromptsResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -10313,14 +10184,12 @@ impl __p::Shape for ListPromptsResultResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
     pub meta: RequestMetaObject,
-    pub input_responses: ::core::option::Option<InputResponses>,
-    pub request_state: ::core::option::Option<::std::string::String>,
+    pub input_responses: Option<InputResponses>,
+    pub request_state: Option<String>,
     /// The name of the prompt or prompt template.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<BTreeMap<String, String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10328,13 +10197,11 @@ pub struct GetPromptRequestParams {
 /// Reads and writes `GetPromptRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptRequestParamsBuilder {
-    meta: ::core::option::Option<RequestMetaObject>,
-    input_responses: ::core::option::Option<InputResponses>,
-    request_state: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    meta: Option<RequestMetaObject>,
+    input_responses: Option<InputResponses>,
+    request_state: Option<String>,
+    name: Option<String>,
+    arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestParamsBuilder {
@@ -10357,10 +10224,10 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetPromptRequestParams, E> {
-        ::core::result::Result::Ok(GetPromptRequestParams {
+        Ok(GetPromptRequestParams {
             meta: __p::need(self.meta, "_meta")?,
             input_responses: self.input_responses,
             request_state: self.request_state,
@@ -10370,8 +10237,8 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10380,22 +10247,22 @@ impl<'de> __p::serde::Deserialize<'de> for GetPromptRequestParams {
         >(d, "GetPromptRequestParams")
     }
 }
-impl __p::serde::Serialize for GetPromptRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
-        if let ::core::option::Option::Some(v) = &self.input_responses {
+        if let Some(v) = &self.input_responses {
             m.serialize_entry("inputResponses", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.request_state {
+        if let Some(v) = &self.request_state {
             m.serialize_entry("requestState", v)?;
         }
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -10410,30 +10277,21 @@ impl __rt::SchemaType for GetPromptRequestParams {
     }
 }
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "name"],
             &[
                 ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
-                (
-                    "requestState",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
+                ("requestState", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <BTreeMap<String, String> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "name"], &[])
     }
 }
@@ -10455,9 +10313,9 @@ pub struct GetPromptRequest {
 #[derive(Default)]
 pub struct __GetPromptRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<GetPromptRequestParams>,
+    params: Option<GetPromptRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptRequestBuilder {
@@ -10489,32 +10347,30 @@ impl __p::Builder for __GetPromptRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(GetPromptRequest {
+        Ok(GetPromptRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
-impl __p::serde::Serialize for GetPromptRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "prompts/get")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -10531,7 +10387,7 @@ impl __rt::SchemaType for GetPromptRequest {
     }
 }
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -10545,7 +10401,7 @@ impl __p::Shape for GetPromptRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -10562,7 +10418,7 @@ impl __p::Shape for GetPromptRequest {
 /// (spec example `examples/GetPromptResult/code-review-prompt.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -10572,8 +10428,8 @@ pub struct GetPromptResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     pub result_type: ResultType,
     /// An optional description for the prompt.
-    pub description: ::core::option::Option<::std::string::String>,
-    pub messages: ::std::vec::Vec<PromptMessage>,
+    pub description: Option<String>,
+    pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -10581,10 +10437,10 @@ pub struct GetPromptResult {
 /// Reads and writes `GetPromptResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    description: ::core::option::Option<::std::string::String>,
-    messages: ::core::option::Option<::std::vec::Vec<PromptMessage>>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    description: Option<String>,
+    messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptResultBuilder {
@@ -10604,10 +10460,8 @@ impl __p::Builder for __GetPromptResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<GetPromptResult, E> {
-        ::core::result::Result::Ok(GetPromptResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptResult, E> {
+        Ok(GetPromptResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             description: self.description,
@@ -10616,25 +10470,25 @@ impl __p::Builder for __GetPromptResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
-impl __p::serde::Serialize for GetPromptResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("messages", &self.messages)?;
@@ -10650,23 +10504,20 @@ impl __rt::SchemaType for GetPromptResult {
     }
 }
 impl __p::Shape for GetPromptResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "messages"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "messages",
-                    <::std::vec::Vec<PromptMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("messages", <Vec<PromptMessage> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType", "messages"], &[])
     }
 }
@@ -10688,8 +10539,8 @@ pub struct GetPromptResultResponse {
 #[derive(Default)]
 pub struct __GetPromptResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<GetPromptResultResponseResult>,
+    id: Option<RequestId>,
+    result: Option<GetPromptResultResponseResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __GetPromptResultResponseBuilder {
@@ -10713,19 +10564,19 @@ impl __p::Builder for __GetPromptResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetPromptResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(GetPromptResultResponse {
+        Ok(GetPromptResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -10734,13 +10585,13 @@ impl<'de> __p::serde::Deserialize<'de> for GetPromptResultResponse {
         >(d, "GetPromptResultResponse")
     }
 }
-impl __p::serde::Serialize for GetPromptResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -10756,7 +10607,7 @@ impl __rt::SchemaType for GetPromptResultResponse {
     }
 }
 impl __p::Shape for GetPromptResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -10770,7 +10621,7 @@ impl __p::Shape for GetPromptResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -10788,14 +10639,14 @@ pub enum GetPromptResultResponseResult {
     /// [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
-impl __p::serde::Serialize for GetPromptResultResponseResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for GetPromptResultResponseResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::GetPromptResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InputRequiredResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::GetPromptResult(v) => serde::Serialize::serialize(v, s),
+            Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -10808,7 +10659,7 @@ impl __rt::SchemaType for GetPromptResultResponseResult {
     }
 }
 impl __p::Shape for GetPromptResultResponseResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <GetPromptResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
@@ -10817,7 +10668,7 @@ impl __p::Shape for GetPromptResultResponseResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <GetPromptResult as __p::Shape>::fits(v),
             <InputRequiredResult as __p::Shape>::fits(v),
@@ -10844,10 +10695,10 @@ impl __p::Builder for __GetPromptResultResponseResultBuilder {
             Self::InputRequiredResult(b) => __p::Builder::field(b, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<GetPromptResultResponseResult, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::GetPromptResult(b) => {
                     GetPromptResultResponseResult::GetPromptResult(
@@ -10867,32 +10718,30 @@ impl __p::Tagged for GetPromptResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a GetPromptResultResponseResult object, chosen by `resultType`";
     type Builder = __GetPromptResultResponseResultBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__GetPromptResultResponseResultBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__GetPromptResultResponseResultBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("input_required") => {
+                Some("input_required") => {
                     __GetPromptResultResponseResultBuilder::InputRequiredResult(
-                        <__InputRequiredResultBuilder as ::core::default::Default>::default(),
+                        __InputRequiredResultBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __GetPromptResultResponseResultBuilder::GetPromptResult(
-                        <__GetPromptResultBuilder as ::core::default::Default>::default(),
+                        __GetPromptResultBuilder::default(),
                     )
                 }
-                ::core::option::Option::None => {
+                None => {
                     __GetPromptResultResponseResultBuilder::GetPromptResult(
-                        <__GetPromptResultBuilder as ::core::default::Default>::default(),
+                        __GetPromptResultBuilder::default(),
                     )
                 }
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for GetPromptResultResponseResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, GetPromptResultResponseResult>(d)
@@ -10902,14 +10751,14 @@ impl<'de> __p::serde::Deserialize<'de> for GetPromptResultResponseResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Prompt {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -10919,12 +10768,12 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// An optional description of what this prompt provides
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
-    pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub arguments: Option<Vec<PromptArgument>>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -10932,12 +10781,12 @@ pub struct Prompt {
 /// Reads and writes `Prompt` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    description: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
-    meta: ::core::option::Option<MetaObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    description: Option<String>,
+    arguments: Option<Vec<PromptArgument>>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptBuilder {
@@ -10959,8 +10808,8 @@ impl __p::Builder for __PromptBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
-        ::core::result::Result::Ok(Prompt {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Prompt, E> {
+        Ok(Prompt {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -10971,34 +10820,34 @@ impl __p::Builder for __PromptBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
-impl __p::serde::Serialize for Prompt {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Prompt {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -11013,25 +10862,22 @@ impl __rt::SchemaType for Prompt {
     }
 }
 impl __p::Shape for Prompt {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "arguments",
-                    <::std::vec::Vec<PromptArgument> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("arguments", <Vec<PromptArgument> as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -11039,18 +10885,18 @@ impl __p::Shape for Prompt {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptArgument {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// A human-readable description of the argument.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Whether this argument must be provided.
-    pub required: ::core::option::Option<bool>,
+    pub required: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11058,10 +10904,10 @@ pub struct PromptArgument {
 /// Reads and writes `PromptArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    required: ::core::option::Option<bool>,
+    name: Option<String>,
+    title: Option<String>,
+    description: Option<String>,
+    required: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptArgumentBuilder {
@@ -11081,10 +10927,8 @@ impl __p::Builder for __PromptArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptArgument, E> {
-        ::core::result::Result::Ok(PromptArgument {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptArgument, E> {
+        Ok(PromptArgument {
             name: __p::need(self.name, "name")?,
             title: self.title,
             description: self.description,
@@ -11093,28 +10937,28 @@ impl __p::Builder for __PromptArgumentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
-impl __p::serde::Serialize for PromptArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -11129,20 +10973,20 @@ impl __rt::SchemaType for PromptArgument {
     }
 }
 impl __p::Shape for PromptArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("required", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
@@ -11154,7 +10998,7 @@ pub enum Role {
     /// `"assistant"`
     Assistant,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl Role {
     /// The value as written on the wire.
@@ -11173,28 +11017,28 @@ impl Role {
         }
     }
 }
-impl ::core::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for Role {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Role {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Role {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Role {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a Role string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for Role {
@@ -11203,10 +11047,10 @@ impl __rt::SchemaType for Role {
     }
 }
 impl __p::Shape for Role {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -11216,7 +11060,7 @@ impl __p::Shape for Role {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -11235,8 +11079,8 @@ pub struct PromptMessage {
 /// Reads and writes `PromptMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<ContentBlock>,
+    role: Option<Role>,
+    content: Option<ContentBlock>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __PromptMessageBuilder {
@@ -11252,30 +11096,28 @@ impl __p::Builder for __PromptMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptMessage, E> {
-        ::core::result::Result::Ok(PromptMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptMessage, E> {
+        Ok(PromptMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
-impl __p::serde::Serialize for PromptMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
         for (k, v) in &self.extra {
@@ -11290,7 +11132,7 @@ impl __rt::SchemaType for PromptMessage {
     }
 }
 impl __p::Shape for PromptMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -11301,7 +11143,7 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -11316,14 +11158,14 @@ impl __p::Shape for PromptMessage {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceLink {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -11333,24 +11175,24 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// The MIME type of this resource, if known.
-    pub mime_type: ::core::option::Option<::std::string::String>,
+    pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
+    pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    pub size: ::core::option::Option<i64>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub size: Option<i64>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11358,15 +11200,15 @@ pub struct ResourceLink {
 /// Reads and writes `ResourceLink` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceLinkBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    uri: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    size: ::core::option::Option<i64>,
-    meta: ::core::option::Option<MetaObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    uri: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    size: Option<i64>,
+    meta: Option<MetaObject>,
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
@@ -11402,11 +11244,9 @@ impl __p::Builder for __ResourceLinkBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ResourceLink, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ResourceLink, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ResourceLink {
+        Ok(ResourceLink {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -11420,41 +11260,41 @@ impl __p::Builder for __ResourceLinkBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
     }
 }
-impl __p::serde::Serialize for ResourceLink {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceLink {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.mime_type {
+        if let Some(v) = &self.mime_type {
             m.serialize_entry("mimeType", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.size {
+        if let Some(v) = &self.size {
             m.serialize_entry("size", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("type", "resource_link")?;
@@ -11470,17 +11310,17 @@ impl __rt::SchemaType for ResourceLink {
     }
 }
 impl __p::Shape for ResourceLink {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri", "type"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
@@ -11488,7 +11328,7 @@ impl __p::Shape for ResourceLink {
             &[("type", true, __p::Lit::Str("resource_link"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "uri", "type"],
@@ -11509,8 +11349,8 @@ impl __p::Shape for ResourceLink {
 pub struct EmbeddedResource {
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub annotations: Option<Annotations>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11519,9 +11359,9 @@ pub struct EmbeddedResource {
 #[derive(Default)]
 pub struct __EmbeddedResourceBuilder {
     __lit_type: bool,
-    resource: ::core::option::Option<EmbeddedResourceResource>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<MetaObject>,
+    resource: Option<EmbeddedResourceResource>,
+    annotations: Option<Annotations>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __EmbeddedResourceBuilder {
@@ -11548,11 +11388,9 @@ impl __p::Builder for __EmbeddedResourceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<EmbeddedResource, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<EmbeddedResource, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(EmbeddedResource {
+        Ok(EmbeddedResource {
             resource: __p::need(self.resource, "resource")?,
             annotations: self.annotations,
             meta: self.meta,
@@ -11560,26 +11398,26 @@ impl __p::Builder for __EmbeddedResourceBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
-impl __p::serde::Serialize for EmbeddedResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "resource")?;
         m.serialize_entry("resource", &self.resource)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -11594,7 +11432,7 @@ impl __rt::SchemaType for EmbeddedResource {
     }
 }
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -11606,7 +11444,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -11624,14 +11462,14 @@ pub enum EmbeddedResourceResource {
     /// [`BlobResourceContents`]
     BlobResourceContents(BlobResourceContents),
 }
-impl __p::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EmbeddedResourceResource {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BlobResourceContents(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
+            Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -11644,7 +11482,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
     }
 }
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -11653,7 +11491,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -11663,25 +11501,25 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <TextResourceContents as __p::Shape>::score(&v),
             <BlobResourceContents as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
                 )
@@ -11697,7 +11535,7 @@ impl<'de> __p::serde::Deserialize<'de> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -11706,7 +11544,7 @@ pub struct PromptListChangedNotification {
 #[derive(Default)]
 pub struct __PromptListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -11738,19 +11576,19 @@ impl __p::Builder for __PromptListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<PromptListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(PromptListChangedNotification {
+        Ok(PromptListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -11759,15 +11597,15 @@ impl<'de> __p::serde::Deserialize<'de> for PromptListChangedNotification {
         >(d, "PromptListChangedNotification")
     }
 }
-impl __p::serde::Serialize for PromptListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/prompts/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -11783,7 +11621,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
     }
 }
 impl __p::Shape for PromptListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -11794,7 +11632,7 @@ impl __p::Shape for PromptListChangedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -11823,9 +11661,9 @@ pub struct ListToolsRequest {
 #[derive(Default)]
 pub struct __ListToolsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<PaginatedRequestParams>,
+    params: Option<PaginatedRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsRequestBuilder {
@@ -11857,32 +11695,30 @@ impl __p::Builder for __ListToolsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListToolsRequest {
+        Ok(ListToolsRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
-impl __p::serde::Serialize for ListToolsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/list")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -11899,7 +11735,7 @@ impl __rt::SchemaType for ListToolsRequest {
     }
 }
 impl __p::Shape for ListToolsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -11913,7 +11749,7 @@ impl __p::Shape for ListToolsRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -11930,7 +11766,7 @@ impl __p::Shape for ListToolsRequest {
 /// (spec example `examples/ListToolsResult/tools-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -11941,7 +11777,7 @@ pub struct ListToolsResult {
     pub result_type: ResultType,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    pub next_cursor: ::core::option::Option<Cursor>,
+    pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -11964,7 +11800,7 @@ pub struct ListToolsResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
-    pub tools: ::std::vec::Vec<Tool>,
+    pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -11972,12 +11808,12 @@ pub struct ListToolsResult {
 /// Reads and writes `ListToolsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListToolsResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    next_cursor: ::core::option::Option<Cursor>,
-    ttl_ms: ::core::option::Option<i64>,
-    cache_scope: ::core::option::Option<CacheableResultCacheScope>,
-    tools: ::core::option::Option<::std::vec::Vec<Tool>>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    next_cursor: Option<Cursor>,
+    ttl_ms: Option<i64>,
+    cache_scope: Option<CacheableResultCacheScope>,
+    tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsResultBuilder {
@@ -11999,10 +11835,8 @@ impl __p::Builder for __ListToolsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListToolsResult, E> {
-        ::core::result::Result::Ok(ListToolsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsResult, E> {
+        Ok(ListToolsResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             next_cursor: self.next_cursor,
@@ -12013,25 +11847,25 @@ impl __p::Builder for __ListToolsResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
-impl __p::serde::Serialize for ListToolsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
-        if let ::core::option::Option::Some(v) = &self.next_cursor {
+        if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
         m.serialize_entry("ttlMs", &self.ttl_ms)?;
@@ -12049,7 +11883,7 @@ impl __rt::SchemaType for ListToolsResult {
     }
 }
 impl __p::Shape for ListToolsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "ttlMs", "cacheScope", "tools"],
@@ -12062,12 +11896,12 @@ impl __p::Shape for ListToolsResult {
                     "cacheScope",
                     <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
                 ),
-                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+                ("tools", <Vec<Tool> as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "tools"], &[])
     }
 }
@@ -12089,8 +11923,8 @@ pub struct ListToolsResultResponse {
 #[derive(Default)]
 pub struct __ListToolsResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<ListToolsResult>,
+    id: Option<RequestId>,
+    result: Option<ListToolsResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListToolsResultResponseBuilder {
@@ -12114,19 +11948,19 @@ impl __p::Builder for __ListToolsResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListToolsResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ListToolsResultResponse {
+        Ok(ListToolsResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListToolsResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -12135,13 +11969,13 @@ impl<'de> __p::serde::Deserialize<'de> for ListToolsResultResponse {
         >(d, "ListToolsResultResponse")
     }
 }
-impl __p::serde::Serialize for ListToolsResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListToolsResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -12157,7 +11991,7 @@ impl __rt::SchemaType for ListToolsResultResponse {
     }
 }
 impl __p::Shape for ListToolsResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -12168,7 +12002,7 @@ impl __p::Shape for ListToolsResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -12188,7 +12022,7 @@ impl __p::Shape for ListToolsResultResponse {
 /// (spec example `examples/CallToolResult/invalid-tool-input-error.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -12198,12 +12032,12 @@ pub struct CallToolResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     pub result_type: ResultType,
     /// A list of content objects that represent the unstructured result of the tool call.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional JSON value that represents the structured result of the tool call.
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null)
     /// that conforms to the tool's outputSchema if one is defined.
-    pub structured_content: ::core::option::Option<__p::serde_json::Value>,
+    pub structured_content: Option<serde_json::Value>,
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
@@ -12216,7 +12050,7 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -12224,11 +12058,11 @@ pub struct CallToolResult {
 /// Reads and writes `CallToolResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    content: ::core::option::Option<::std::vec::Vec<ContentBlock>>,
-    structured_content: ::core::option::Option<__p::serde_json::Value>,
-    is_error: ::core::option::Option<bool>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    content: Option<Vec<ContentBlock>>,
+    structured_content: Option<serde_json::Value>,
+    is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolResultBuilder {
@@ -12253,10 +12087,8 @@ impl __p::Builder for __CallToolResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolResult, E> {
-        ::core::result::Result::Ok(CallToolResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolResult, E> {
+        Ok(CallToolResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             content: __p::need(self.content, "content")?,
@@ -12266,29 +12098,29 @@ impl __p::Builder for __CallToolResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
-impl __p::serde::Serialize for CallToolResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.structured_content {
+        if let Some(v) = &self.structured_content {
             m.serialize_entry("structuredContent", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
         for (k, v) in &self.extra {
@@ -12303,27 +12135,24 @@ impl __rt::SchemaType for CallToolResult {
     }
 }
 impl __p::Shape for CallToolResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "content"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
-                (
-                    "content",
-                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("content", <Vec<ContentBlock> as __p::Shape>::fits as __p::Fit),
                 (
                     "structuredContent",
-                    <__p::serde_json::Value as __p::Shape>::fits as __p::Fit,
+                    <serde_json::Value as __p::Shape>::fits as __p::Fit,
                 ),
                 ("isError", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType", "content"], &[])
     }
 }
@@ -12345,8 +12174,8 @@ pub struct CallToolResultResponse {
 #[derive(Default)]
 pub struct __CallToolResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<CallToolResultResponseResult>,
+    id: Option<RequestId>,
+    result: Option<CallToolResultResponseResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolResultResponseBuilder {
@@ -12370,19 +12199,19 @@ impl __p::Builder for __CallToolResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CallToolResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CallToolResultResponse {
+        Ok(CallToolResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -12391,13 +12220,13 @@ impl<'de> __p::serde::Deserialize<'de> for CallToolResultResponse {
         >(d, "CallToolResultResponse")
     }
 }
-impl __p::serde::Serialize for CallToolResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -12413,7 +12242,7 @@ impl __rt::SchemaType for CallToolResultResponse {
     }
 }
 impl __p::Shape for CallToolResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -12427,7 +12256,7 @@ impl __p::Shape for CallToolResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -12445,14 +12274,14 @@ pub enum CallToolResultResponseResult {
     /// [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
-impl __p::serde::Serialize for CallToolResultResponseResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolResultResponseResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CallToolResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InputRequiredResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
+            Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -12465,7 +12294,7 @@ impl __rt::SchemaType for CallToolResultResponseResult {
     }
 }
 impl __p::Shape for CallToolResultResponseResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CallToolResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
@@ -12474,7 +12303,7 @@ impl __p::Shape for CallToolResultResponseResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CallToolResult as __p::Shape>::fits(v),
             <InputRequiredResult as __p::Shape>::fits(v),
@@ -12501,10 +12330,10 @@ impl __p::Builder for __CallToolResultResponseResultBuilder {
             Self::InputRequiredResult(b) => __p::Builder::field(b, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CallToolResultResponseResult, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CallToolResult(b) => {
                     CallToolResultResponseResult::CallToolResult(
@@ -12524,32 +12353,30 @@ impl __p::Tagged for CallToolResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a CallToolResultResponseResult object, chosen by `resultType`";
     type Builder = __CallToolResultResponseResultBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__CallToolResultResponseResultBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__CallToolResultResponseResultBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("input_required") => {
+                Some("input_required") => {
                     __CallToolResultResponseResultBuilder::InputRequiredResult(
-                        <__InputRequiredResultBuilder as ::core::default::Default>::default(),
+                        __InputRequiredResultBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __CallToolResultResponseResultBuilder::CallToolResult(
-                        <__CallToolResultBuilder as ::core::default::Default>::default(),
+                        __CallToolResultBuilder::default(),
                     )
                 }
-                ::core::option::Option::None => {
+                None => {
                     __CallToolResultResponseResultBuilder::CallToolResult(
-                        <__CallToolResultBuilder as ::core::default::Default>::default(),
+                        __CallToolResultBuilder::default(),
                     )
                 }
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolResultResponseResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, CallToolResultResponseResult>(d)
@@ -12565,12 +12392,12 @@ impl<'de> __p::serde::Deserialize<'de> for CallToolResultResponseResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
     pub meta: RequestMetaObject,
-    pub input_responses: ::core::option::Option<InputResponses>,
-    pub request_state: ::core::option::Option<::std::string::String>,
+    pub input_responses: Option<InputResponses>,
+    pub request_state: Option<String>,
     /// The name of the tool.
-    pub name: ::std::string::String,
+    pub name: String,
     /// Arguments to use for the tool call.
-    pub arguments: ::core::option::Option<__rt::JsonObject>,
+    pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -12578,11 +12405,11 @@ pub struct CallToolRequestParams {
 /// Reads and writes `CallToolRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolRequestParamsBuilder {
-    meta: ::core::option::Option<RequestMetaObject>,
-    input_responses: ::core::option::Option<InputResponses>,
-    request_state: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    arguments: ::core::option::Option<__rt::JsonObject>,
+    meta: Option<RequestMetaObject>,
+    input_responses: Option<InputResponses>,
+    request_state: Option<String>,
+    name: Option<String>,
+    arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestParamsBuilder {
@@ -12605,10 +12432,10 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CallToolRequestParams, E> {
-        ::core::result::Result::Ok(CallToolRequestParams {
+        Ok(CallToolRequestParams {
             meta: __p::need(self.meta, "_meta")?,
             input_responses: self.input_responses,
             request_state: self.request_state,
@@ -12618,8 +12445,8 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -12628,22 +12455,22 @@ impl<'de> __p::serde::Deserialize<'de> for CallToolRequestParams {
         >(d, "CallToolRequestParams")
     }
 }
-impl __p::serde::Serialize for CallToolRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
-        if let ::core::option::Option::Some(v) = &self.input_responses {
+        if let Some(v) = &self.input_responses {
             m.serialize_entry("inputResponses", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.request_state {
+        if let Some(v) = &self.request_state {
             m.serialize_entry("requestState", v)?;
         }
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -12658,24 +12485,21 @@ impl __rt::SchemaType for CallToolRequestParams {
     }
 }
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "name"],
             &[
                 ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
-                (
-                    "requestState",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("requestState", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("arguments", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "name"], &[])
     }
 }
@@ -12697,9 +12521,9 @@ pub struct CallToolRequest {
 #[derive(Default)]
 pub struct __CallToolRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CallToolRequestParams>,
+    params: Option<CallToolRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CallToolRequestBuilder {
@@ -12731,32 +12555,30 @@ impl __p::Builder for __CallToolRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CallToolRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CallToolRequest {
+        Ok(CallToolRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
-impl __p::serde::Serialize for CallToolRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CallToolRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "tools/call")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -12773,7 +12595,7 @@ impl __rt::SchemaType for CallToolRequest {
     }
 }
 impl __p::Shape for CallToolRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -12787,7 +12609,7 @@ impl __p::Shape for CallToolRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -12806,7 +12628,7 @@ impl __p::Shape for CallToolRequest {
 /// Always carries `"method": "notifications/tools/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
-    pub params: ::core::option::Option<NotificationParams>,
+    pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -12815,7 +12637,7 @@ pub struct ToolListChangedNotification {
 #[derive(Default)]
 pub struct __ToolListChangedNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<NotificationParams>,
+    params: Option<NotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -12847,19 +12669,19 @@ impl __p::Builder for __ToolListChangedNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ToolListChangedNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(ToolListChangedNotification {
+        Ok(ToolListChangedNotification {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -12868,15 +12690,15 @@ impl<'de> __p::serde::Deserialize<'de> for ToolListChangedNotification {
         >(d, "ToolListChangedNotification")
     }
 }
-impl __p::serde::Serialize for ToolListChangedNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolListChangedNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/tools/list_changed")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -12892,7 +12714,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
     }
 }
 impl __p::Shape for ToolListChangedNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -12903,7 +12725,7 @@ impl __p::Shape for ToolListChangedNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -12925,32 +12747,32 @@ impl __p::Shape for ToolListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolAnnotations {
     /// A human-readable title for the tool.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    pub read_only_hint: ::core::option::Option<bool>,
+    pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
     ///
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    pub destructive_hint: ::core::option::Option<bool>,
+    pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
     ///
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    pub idempotent_hint: ::core::option::Option<bool>,
+    pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
     /// For example, the world of a web search tool is open, whereas that
     /// of a memory tool is not.
     ///
     /// Default: true
-    pub open_world_hint: ::core::option::Option<bool>,
+    pub open_world_hint: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -12958,11 +12780,11 @@ pub struct ToolAnnotations {
 /// Reads and writes `ToolAnnotations` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolAnnotationsBuilder {
-    title: ::core::option::Option<::std::string::String>,
-    read_only_hint: ::core::option::Option<bool>,
-    destructive_hint: ::core::option::Option<bool>,
-    idempotent_hint: ::core::option::Option<bool>,
-    open_world_hint: ::core::option::Option<bool>,
+    title: Option<String>,
+    read_only_hint: Option<bool>,
+    destructive_hint: Option<bool>,
+    idempotent_hint: Option<bool>,
+    open_world_hint: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolAnnotationsBuilder {
@@ -12989,10 +12811,8 @@ impl __p::Builder for __ToolAnnotationsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolAnnotations, E> {
-        ::core::result::Result::Ok(ToolAnnotations {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolAnnotations, E> {
+        Ok(ToolAnnotations {
             title: self.title,
             read_only_hint: self.read_only_hint,
             destructive_hint: self.destructive_hint,
@@ -13002,33 +12822,33 @@ impl __p::Builder for __ToolAnnotationsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolAnnotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
-impl __p::serde::Serialize for ToolAnnotations {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolAnnotations {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.read_only_hint {
+        if let Some(v) = &self.read_only_hint {
             m.serialize_entry("readOnlyHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.destructive_hint {
+        if let Some(v) = &self.destructive_hint {
             m.serialize_entry("destructiveHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.idempotent_hint {
+        if let Some(v) = &self.idempotent_hint {
             m.serialize_entry("idempotentHint", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.open_world_hint {
+        if let Some(v) = &self.open_world_hint {
             m.serialize_entry("openWorldHint", v)?;
         }
         for (k, v) in &self.extra {
@@ -13043,12 +12863,12 @@ impl __rt::SchemaType for ToolAnnotations {
     }
 }
 impl __p::Shape for ToolAnnotations {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
                 ("readOnlyHint", <bool as __p::Shape>::fits as __p::Fit),
                 ("destructiveHint", <bool as __p::Shape>::fits as __p::Fit),
                 ("idempotentHint", <bool as __p::Shape>::fits as __p::Fit),
@@ -13057,7 +12877,7 @@ impl __p::Shape for ToolAnnotations {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -13077,14 +12897,14 @@ impl __p::Shape for ToolAnnotations {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tool {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Clients that support rendering icons MUST support at least the following MIME types:
@@ -13094,11 +12914,11 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    pub icons: ::core::option::Option<::std::vec::Vec<Icon>>,
+    pub icons: Option<Vec<Icon>>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
     /// Tool arguments are always JSON objects, so `type: "object"` is required at the root.
@@ -13118,12 +12938,12 @@ pub struct Tool {
     /// the structuredContent field of a [`CallToolResult`]. This can be any valid JSON Schema 2020-12.
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    pub output_schema: ::core::option::Option<ToolOutputSchema>,
+    pub output_schema: Option<ToolOutputSchema>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: `title`, `annotations.title`, then `name`.
-    pub annotations: ::core::option::Option<ToolAnnotations>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub annotations: Option<ToolAnnotations>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -13131,14 +12951,14 @@ pub struct Tool {
 /// Reads and writes `Tool` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
-    icons: ::core::option::Option<::std::vec::Vec<Icon>>,
-    description: ::core::option::Option<::std::string::String>,
-    input_schema: ::core::option::Option<ToolInputSchema>,
-    output_schema: ::core::option::Option<ToolOutputSchema>,
-    annotations: ::core::option::Option<ToolAnnotations>,
-    meta: ::core::option::Option<MetaObject>,
+    name: Option<String>,
+    title: Option<String>,
+    icons: Option<Vec<Icon>>,
+    description: Option<String>,
+    input_schema: Option<ToolInputSchema>,
+    output_schema: Option<ToolOutputSchema>,
+    annotations: Option<ToolAnnotations>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolBuilder {
@@ -13166,8 +12986,8 @@ impl __p::Builder for __ToolBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
-        ::core::result::Result::Ok(Tool {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Tool, E> {
+        Ok(Tool {
             name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
@@ -13180,38 +13000,38 @@ impl __p::Builder for __ToolBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Tool {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
-impl __p::serde::Serialize for Tool {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Tool {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.icons {
+        if let Some(v) = &self.icons {
             m.serialize_entry("icons", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("inputSchema", &self.input_schema)?;
-        if let ::core::option::Option::Some(v) = &self.output_schema {
+        if let Some(v) = &self.output_schema {
             m.serialize_entry("outputSchema", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -13226,15 +13046,15 @@ impl __rt::SchemaType for Tool {
     }
 }
 impl __p::Shape for Tool {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "inputSchema"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("icons", <::std::vec::Vec<Icon> as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("inputSchema", <ToolInputSchema as __p::Shape>::fits as __p::Fit),
                 ("outputSchema", <ToolOutputSchema as __p::Shape>::fits as __p::Fit),
                 ("annotations", <ToolAnnotations as __p::Shape>::fits as __p::Fit),
@@ -13243,7 +13063,7 @@ impl __p::Shape for Tool {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
@@ -13252,7 +13072,7 @@ impl __p::Shape for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
-    pub schema: ::core::option::Option<::std::string::String>,
+    pub schema: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -13260,7 +13080,7 @@ pub struct ToolInputSchema {
 /// Reads and writes `ToolInputSchema` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolInputSchemaBuilder {
-    schema: ::core::option::Option<::std::string::String>,
+    schema: Option<String>,
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
@@ -13279,31 +13099,29 @@ impl __p::Builder for __ToolInputSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolInputSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolInputSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolInputSchema {
+        Ok(ToolInputSchema {
             schema: self.schema,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
-impl __p::serde::Serialize for ToolInputSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolInputSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.schema {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.schema {
             m.serialize_entry("$schema", v)?;
         }
         m.serialize_entry("type", "object")?;
@@ -13319,22 +13137,22 @@ impl __rt::SchemaType for ToolInputSchema {
     }
 }
 impl __p::Shape for ToolInputSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
-            &[("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("$schema", <String as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 /// The inline type of [`Tool`]`.outputSchema`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
-    pub schema: ::core::option::Option<::std::string::String>,
+    pub schema: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -13342,7 +13160,7 @@ pub struct ToolOutputSchema {
 /// Reads and writes `ToolOutputSchema` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolOutputSchemaBuilder {
-    schema: ::core::option::Option<::std::string::String>,
+    schema: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolOutputSchemaBuilder {
@@ -13357,30 +13175,28 @@ impl __p::Builder for __ToolOutputSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolOutputSchema, E> {
-        ::core::result::Result::Ok(ToolOutputSchema {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolOutputSchema, E> {
+        Ok(ToolOutputSchema {
             schema: self.schema,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
     }
 }
-impl __p::serde::Serialize for ToolOutputSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolOutputSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.schema {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.schema {
             m.serialize_entry("$schema", v)?;
         }
         for (k, v) in &self.extra {
@@ -13395,15 +13211,15 @@ impl __rt::SchemaType for ToolOutputSchema {
     }
 }
 impl __p::Shape for ToolOutputSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("$schema", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -13414,13 +13230,13 @@ impl __p::Shape for ToolOutputSchema {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
-    pub meta: ::core::option::Option<NotificationMetaObject>,
+    pub meta: Option<NotificationMetaObject>,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    pub logger: ::core::option::Option<::std::string::String>,
+    pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-    pub data: __p::serde_json::Value,
+    pub data: serde_json::Value,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -13428,10 +13244,10 @@ pub struct LoggingMessageNotificationParams {
 /// Reads and writes `LoggingMessageNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __LoggingMessageNotificationParamsBuilder {
-    meta: ::core::option::Option<NotificationMetaObject>,
-    level: ::core::option::Option<LoggingLevel>,
-    logger: ::core::option::Option<::std::string::String>,
-    data: ::core::option::Option<__p::serde_json::Value>,
+    meta: Option<NotificationMetaObject>,
+    level: Option<LoggingLevel>,
+    logger: Option<String>,
+    data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
@@ -13449,10 +13265,10 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotificationParams, E> {
-        ::core::result::Result::Ok(LoggingMessageNotificationParams {
+        Ok(LoggingMessageNotificationParams {
             meta: self.meta,
             level: __p::need(self.level, "level")?,
             logger: self.logger,
@@ -13461,8 +13277,8 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -13471,18 +13287,18 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotificationParams {
         >(d, "LoggingMessageNotificationParams")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotificationParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotificationParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("level", &self.level)?;
-        if let ::core::option::Option::Some(v) = &self.logger {
+        if let Some(v) = &self.logger {
             m.serialize_entry("logger", v)?;
         }
         m.serialize_entry("data", &self.data)?;
@@ -13498,20 +13314,20 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
     }
 }
 impl __p::Shape for LoggingMessageNotificationParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["level", "data"],
             &[
                 ("_meta", <NotificationMetaObject as __p::Shape>::fits as __p::Fit),
                 ("level", <LoggingLevel as __p::Shape>::fits as __p::Fit),
-                ("logger", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("data", <__p::serde_json::Value as __p::Shape>::fits as __p::Fit),
+                ("logger", <String as __p::Shape>::fits as __p::Fit),
+                ("data", <serde_json::Value as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
     }
 }
@@ -13533,7 +13349,7 @@ pub struct LoggingMessageNotification {
 #[derive(Default)]
 pub struct __LoggingMessageNotificationBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<LoggingMessageNotificationParams>,
+    params: Option<LoggingMessageNotificationParams>,
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
@@ -13565,19 +13381,19 @@ impl __p::Builder for __LoggingMessageNotificationBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LoggingMessageNotification, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(LoggingMessageNotification {
+        Ok(LoggingMessageNotification {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -13586,13 +13402,13 @@ impl<'de> __p::serde::Deserialize<'de> for LoggingMessageNotification {
         >(d, "LoggingMessageNotification")
     }
 }
-impl __p::serde::Serialize for LoggingMessageNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingMessageNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "notifications/message")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -13608,7 +13424,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
     }
 }
 impl __p::Shape for LoggingMessageNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -13624,7 +13440,7 @@ impl __p::Shape for LoggingMessageNotification {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -13659,7 +13475,7 @@ pub enum LoggingLevel {
     /// `"emergency"`
     Emergency,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl LoggingLevel {
     /// The value as written on the wire.
@@ -13690,28 +13506,28 @@ impl LoggingLevel {
         }
     }
 }
-impl ::core::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for LoggingLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for LoggingLevel {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LoggingLevel {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LoggingLevel {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LoggingLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a LoggingLevel string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for LoggingLevel {
@@ -13720,10 +13536,10 @@ impl __rt::SchemaType for LoggingLevel {
     }
 }
 impl __p::Shape for LoggingLevel {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -13733,7 +13549,7 @@ impl __p::Shape for LoggingLevel {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -13750,11 +13566,11 @@ impl __p::Shape for LoggingLevel {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
-    pub messages: ::std::vec::Vec<SamplingMessage>,
+    pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    pub model_preferences: ::core::option::Option<ModelPreferences>,
+    pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    pub system_prompt: ::core::option::Option<::std::string::String>,
+    pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
     ///
@@ -13762,25 +13578,23 @@ pub struct CreateMessageRequestParams {
     /// omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
     /// `ClientCapabilities.sampling.context`.
     #[deprecated = "The `\"thisServer\"` and `\"allServers\"` values are deprecated as of protocol version 2025-11-25 (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `\"none\"`."]
-    pub include_context: ::core::option::Option<
-        CreateMessageRequestParamsIncludeContext,
-    >,
+    pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
     /// JSON Schema type: `number`.
-    pub temperature: ::core::option::Option<__p::serde_json::Number>,
+    pub temperature: Option<serde_json::Number>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
-    pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    pub metadata: ::core::option::Option<JSONObject>,
+    pub metadata: Option<JSONObject>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but `ClientCapabilities.sampling.tools` is not declared.
-    pub tools: ::core::option::Option<::std::vec::Vec<Tool>>,
+    pub tools: Option<Vec<Tool>>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but `ClientCapabilities.sampling.tools` is not declared.
     /// Default is `{ mode: "auto" }`.
-    pub tool_choice: ::core::option::Option<ToolChoice>,
+    pub tool_choice: Option<ToolChoice>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -13788,16 +13602,16 @@ pub struct CreateMessageRequestParams {
 /// Reads and writes `CreateMessageRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageRequestParamsBuilder {
-    messages: ::core::option::Option<::std::vec::Vec<SamplingMessage>>,
-    model_preferences: ::core::option::Option<ModelPreferences>,
-    system_prompt: ::core::option::Option<::std::string::String>,
-    include_context: ::core::option::Option<CreateMessageRequestParamsIncludeContext>,
-    temperature: ::core::option::Option<__p::serde_json::Number>,
-    max_tokens: ::core::option::Option<i64>,
-    stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    metadata: ::core::option::Option<JSONObject>,
-    tools: ::core::option::Option<::std::vec::Vec<Tool>>,
-    tool_choice: ::core::option::Option<ToolChoice>,
+    messages: Option<Vec<SamplingMessage>>,
+    model_preferences: Option<ModelPreferences>,
+    system_prompt: Option<String>,
+    include_context: Option<CreateMessageRequestParamsIncludeContext>,
+    temperature: Option<serde_json::Number>,
+    max_tokens: Option<i64>,
+    stop_sequences: Option<Vec<String>>,
+    metadata: Option<JSONObject>,
+    tools: Option<Vec<Tool>>,
+    tool_choice: Option<ToolChoice>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
@@ -13833,10 +13647,10 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequestParams, E> {
-        ::core::result::Result::Ok(CreateMessageRequestParams {
+        Ok(CreateMessageRequestParams {
             messages: __p::need(self.messages, "messages")?,
             model_preferences: self.model_preferences,
             system_prompt: self.system_prompt,
@@ -13851,8 +13665,8 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -13861,37 +13675,37 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParams {
         >(d, "CreateMessageRequestParams")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("messages", &self.messages)?;
-        if let ::core::option::Option::Some(v) = &self.model_preferences {
+        if let Some(v) = &self.model_preferences {
             m.serialize_entry("modelPreferences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.system_prompt {
+        if let Some(v) = &self.system_prompt {
             m.serialize_entry("systemPrompt", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.include_context {
+        if let Some(v) = &self.include_context {
             m.serialize_entry("includeContext", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.temperature {
+        if let Some(v) = &self.temperature {
             m.serialize_entry("temperature", v)?;
         }
         m.serialize_entry("maxTokens", &self.max_tokens)?;
-        if let ::core::option::Option::Some(v) = &self.stop_sequences {
+        if let Some(v) = &self.stop_sequences {
             m.serialize_entry("stopSequences", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.metadata {
+        if let Some(v) = &self.metadata {
             m.serialize_entry("metadata", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tools {
+        if let Some(v) = &self.tools {
             m.serialize_entry("tools", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.tool_choice {
+        if let Some(v) = &self.tool_choice {
             m.serialize_entry("toolChoice", v)?;
         }
         for (k, v) in &self.extra {
@@ -13906,43 +13720,30 @@ impl __rt::SchemaType for CreateMessageRequestParams {
     }
 }
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
             &[
-                (
-                    "messages",
-                    <::std::vec::Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("messages", <Vec<SamplingMessage> as __p::Shape>::fits as __p::Fit),
                 ("modelPreferences", <ModelPreferences as __p::Shape>::fits as __p::Fit),
-                (
-                    "systemPrompt",
-                    <::std::string::String as __p::Shape>::fits as __p::Fit,
-                ),
+                ("systemPrompt", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "includeContext",
                     <CreateMessageRequestParamsIncludeContext as __p::Shape>::fits
                         as __p::Fit,
                 ),
-                (
-                    "temperature",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("temperature", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 ("maxTokens", <i64 as __p::Shape>::fits as __p::Fit),
-                (
-                    "stopSequences",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("stopSequences", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("metadata", <JSONObject as __p::Shape>::fits as __p::Fit),
-                ("tools", <::std::vec::Vec<Tool> as __p::Shape>::fits as __p::Fit),
+                ("tools", <Vec<Tool> as __p::Shape>::fits as __p::Fit),
                 ("toolChoice", <ToolChoice as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
@@ -13956,7 +13757,7 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `"allServers"`
     AllServers,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageRequestParamsIncludeContext {
     /// The value as written on the wire.
@@ -13977,31 +13778,31 @@ impl CreateMessageRequestParamsIncludeContext {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageRequestParamsIncludeContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageRequestParamsIncludeContext {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequestParamsIncludeContext {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}",
                     "a CreateMessageRequestParamsIncludeContext string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
@@ -14010,10 +13811,10 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
     }
 }
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -14023,7 +13824,7 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -14035,7 +13836,7 @@ pub struct ToolChoice {
     /// - `"auto"`: Model decides whether to use tools (default)
     /// - `"required"`: Model MUST use at least one tool before completing
     /// - `"none"`: Model MUST NOT use any tools
-    pub mode: ::core::option::Option<ToolChoiceMode>,
+    pub mode: Option<ToolChoiceMode>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14043,7 +13844,7 @@ pub struct ToolChoice {
 /// Reads and writes `ToolChoice` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ToolChoiceBuilder {
-    mode: ::core::option::Option<ToolChoiceMode>,
+    mode: Option<ToolChoiceMode>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolChoiceBuilder {
@@ -14058,28 +13859,28 @@ impl __p::Builder for __ToolChoiceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<ToolChoice, E> {
-        ::core::result::Result::Ok(ToolChoice {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolChoice, E> {
+        Ok(ToolChoice {
             mode: self.mode,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolChoice {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolChoiceBuilder>(d, "ToolChoice")
     }
 }
-impl __p::serde::Serialize for ToolChoice {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolChoice {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.mode {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.mode {
             m.serialize_entry("mode", v)?;
         }
         for (k, v) in &self.extra {
@@ -14094,7 +13895,7 @@ impl __rt::SchemaType for ToolChoice {
     }
 }
 impl __p::Shape for ToolChoice {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -14102,7 +13903,7 @@ impl __p::Shape for ToolChoice {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -14116,7 +13917,7 @@ pub enum ToolChoiceMode {
     /// `"none"`
     None,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl ToolChoiceMode {
     /// The value as written on the wire.
@@ -14137,28 +13938,28 @@ impl ToolChoiceMode {
         }
     }
 }
-impl ::core::fmt::Display for ToolChoiceMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for ToolChoiceMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for ToolChoiceMode {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolChoiceMode {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolChoiceMode {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolChoiceMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a ToolChoiceMode string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for ToolChoiceMode {
@@ -14167,10 +13968,10 @@ impl __rt::SchemaType for ToolChoiceMode {
     }
 }
 impl __p::Shape for ToolChoiceMode {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -14180,7 +13981,7 @@ impl __p::Shape for ToolChoiceMode {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -14202,7 +14003,7 @@ pub struct CreateMessageRequest {
 #[derive(Default)]
 pub struct __CreateMessageRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CreateMessageRequestParams>,
+    params: Option<CreateMessageRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageRequestBuilder {
@@ -14225,18 +14026,18 @@ impl __p::Builder for __CreateMessageRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(CreateMessageRequest {
+        Ok(CreateMessageRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -14245,13 +14046,13 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageRequest {
         >(d, "CreateMessageRequest")
     }
 }
-impl __p::serde::Serialize for CreateMessageRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "sampling/createMessage")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -14266,7 +14067,7 @@ impl __rt::SchemaType for CreateMessageRequest {
     }
 }
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -14274,7 +14075,7 @@ impl __p::Shape for CreateMessageRequest {
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -14299,9 +14100,9 @@ impl __p::Shape for CreateMessageRequest {
 pub struct CreateMessageResult {
     pub role: Role,
     pub content: SamplingMessageContent,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// The name of the model that generated the message.
-    pub model: ::std::string::String,
+    pub model: String,
     /// The reason why sampling stopped, if known.
     ///
     /// Standard values:
@@ -14311,7 +14112,7 @@ pub struct CreateMessageResult {
     /// - `"toolUse"`: The model wants to use one or more tools
     ///
     /// This field is an open string to allow for provider-specific stop reasons.
-    pub stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14319,11 +14120,11 @@ pub struct CreateMessageResult {
 /// Reads and writes `CreateMessageResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CreateMessageResultBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
-    meta: ::core::option::Option<MetaObject>,
-    model: ::core::option::Option<::std::string::String>,
-    stop_reason: ::core::option::Option<CreateMessageResultStopReason>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
+    meta: Option<MetaObject>,
+    model: Option<String>,
+    stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CreateMessageResultBuilder {
@@ -14344,10 +14145,10 @@ impl __p::Builder for __CreateMessageResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CreateMessageResult, E> {
-        ::core::result::Result::Ok(CreateMessageResult {
+        Ok(CreateMessageResult {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             meta: self.meta,
@@ -14357,8 +14158,8 @@ impl __p::Builder for __CreateMessageResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -14367,20 +14168,20 @@ impl<'de> __p::serde::Deserialize<'de> for CreateMessageResult {
         >(d, "CreateMessageResult")
     }
 }
-impl __p::serde::Serialize for CreateMessageResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("model", &self.model)?;
-        if let ::core::option::Option::Some(v) = &self.stop_reason {
+        if let Some(v) = &self.stop_reason {
             m.serialize_entry("stopReason", v)?;
         }
         for (k, v) in &self.extra {
@@ -14395,7 +14196,7 @@ impl __rt::SchemaType for CreateMessageResult {
     }
 }
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -14403,7 +14204,7 @@ impl __p::Shape for CreateMessageResult {
                 ("role", <Role as __p::Shape>::fits as __p::Fit),
                 ("content", <SamplingMessageContent as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
-                ("model", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("model", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "stopReason",
                     <CreateMessageResultStopReason as __p::Shape>::fits as __p::Fit,
@@ -14412,7 +14213,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
@@ -14428,7 +14229,7 @@ pub enum CreateMessageResultStopReason {
     /// `"toolUse"`
     ToolUse,
     /// Any other string, which the schema allows.
-    Other(::std::string::String),
+    Other(String),
 }
 impl CreateMessageResultStopReason {
     /// The value as written on the wire.
@@ -14451,30 +14252,30 @@ impl CreateMessageResultStopReason {
         }
     }
 }
-impl ::core::fmt::Display for CreateMessageResultStopReason {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for CreateMessageResultStopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for CreateMessageResultStopReason {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CreateMessageResultStopReason {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CreateMessageResultStopReason {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!(
                     "expected {}: {e}", "a CreateMessageResultStopReason string"
                 ),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for CreateMessageResultStopReason {
@@ -14483,10 +14284,10 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
     }
 }
 impl __p::Shape for CreateMessageResultStopReason {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if true {
@@ -14496,7 +14297,7 @@ impl __p::Shape for CreateMessageResultStopReason {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -14512,7 +14313,7 @@ impl __p::Shape for CreateMessageResultStopReason {
 pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14520,9 +14321,9 @@ pub struct SamplingMessage {
 /// Reads and writes `SamplingMessage` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SamplingMessageBuilder {
-    role: ::core::option::Option<Role>,
-    content: ::core::option::Option<SamplingMessageContent>,
-    meta: ::core::option::Option<MetaObject>,
+    role: Option<Role>,
+    content: Option<SamplingMessageContent>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __SamplingMessageBuilder {
@@ -14539,10 +14340,8 @@ impl __p::Builder for __SamplingMessageBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<SamplingMessage, E> {
-        ::core::result::Result::Ok(SamplingMessage {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<SamplingMessage, E> {
+        Ok(SamplingMessage {
             role: __p::need(self.role, "role")?,
             content: __p::need(self.content, "content")?,
             meta: self.meta,
@@ -14550,23 +14349,23 @@ impl __p::Builder for __SamplingMessageBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
-impl __p::serde::Serialize for SamplingMessage {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessage {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("role", &self.role)?;
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -14581,7 +14380,7 @@ impl __rt::SchemaType for SamplingMessage {
     }
 }
 impl __p::Shape for SamplingMessage {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -14593,7 +14392,7 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
@@ -14605,19 +14404,17 @@ pub enum SamplingMessageContent {
     /// [`SamplingMessageContentBlock`]
     SamplingMessageContentBlock(SamplingMessageContentBlock),
     /// SamplingMessageContentBlockArray
-    SamplingMessageContentBlockArray(::std::vec::Vec<SamplingMessageContentBlock>),
+    SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
-impl __p::serde::Serialize for SamplingMessageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::SamplingMessageContentBlock(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
+            Self::SamplingMessageContentBlock(v) => serde::Serialize::serialize(v, s),
             Self::SamplingMessageContentBlockArray(v) => {
-                __p::serde::Serialize::serialize(v, s)
+                serde::Serialize::serialize(v, s)
             }
         }
     }
@@ -14631,62 +14428,58 @@ impl __rt::SchemaType for SamplingMessageContent {
     }
 }
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <SamplingMessageContentBlock as __p::Shape>::score(v),
-            <::std::vec::Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
+            <Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
         ]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <SamplingMessageContentBlock as __p::Shape>::fits(v),
-            <::std::vec::Vec<SamplingMessageContentBlock> as __p::Shape>::fits(v),
+            <Vec<SamplingMessageContentBlock> as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = SamplingMessageContent;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("SamplingMessageContent (object or array)")
             }
-            fn visit_seq<A: __p::serde::de::SeqAccess<'de>>(
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,
                 v: A,
             ) -> ::core::result::Result<SamplingMessageContent, A::Error> {
-                ::core::result::Result::Ok(
+                Ok(
                     SamplingMessageContent::SamplingMessageContentBlockArray(
-                        <::std::vec::Vec<
+                        <Vec<
                             SamplingMessageContentBlock,
-                        > as __p::serde::Deserialize<
+                        > as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::SeqAccessDeserializer::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::SeqAccessDeserializer::new(v))?,
                     ),
                 )
             }
-            fn visit_map<A: __p::serde::de::MapAccess<'de>>(
+            fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 v: A,
             ) -> ::core::result::Result<SamplingMessageContent, A::Error> {
-                ::core::result::Result::Ok(
+                Ok(
                     SamplingMessageContent::SamplingMessageContentBlock(
-                        <SamplingMessageContentBlock as __p::serde::Deserialize<
+                        <SamplingMessageContentBlock as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::MapAccessDeserializer::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
                     ),
                 )
             }
@@ -14711,18 +14504,18 @@ pub enum SamplingMessageContentBlock {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for SamplingMessageContentBlock {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SamplingMessageContentBlock {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::AudioContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ToolUseContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ToolResultContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::AudioContent(v) => serde::Serialize::serialize(v, s),
+            Self::ToolUseContent(v) => serde::Serialize::serialize(v, s),
+            Self::ToolResultContent(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -14739,7 +14532,7 @@ impl __rt::SchemaType for SamplingMessageContentBlock {
     }
 }
 impl __p::Shape for SamplingMessageContentBlock {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -14751,7 +14544,7 @@ impl __p::Shape for SamplingMessageContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -14789,10 +14582,10 @@ impl __p::Builder for __SamplingMessageContentBlockBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<SamplingMessageContentBlock, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     SamplingMessageContentBlock::TextContent(__p::Builder::finish(b)?)
@@ -14820,48 +14613,46 @@ impl __p::Tagged for SamplingMessageContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContentBlock object, chosen by `type`";
     type Builder = __SamplingMessageContentBlockBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__SamplingMessageContentBlockBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__SamplingMessageContentBlockBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
+                Some("text") => {
                     __SamplingMessageContentBlockBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
+                        __TextContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("image") => {
+                Some("image") => {
                     __SamplingMessageContentBlockBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
+                        __ImageContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("audio") => {
+                Some("audio") => {
                     __SamplingMessageContentBlockBuilder::AudioContent(
-                        <__AudioContentBuilder as ::core::default::Default>::default(),
+                        __AudioContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tool_use") => {
+                Some("tool_use") => {
                     __SamplingMessageContentBlockBuilder::ToolUseContent(
-                        <__ToolUseContentBuilder as ::core::default::Default>::default(),
+                        __ToolUseContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tool_result") => {
+                Some("tool_result") => {
                     __SamplingMessageContentBlockBuilder::ToolResultContent(
-                        <__ToolResultContentBuilder as ::core::default::Default>::default(),
+                        __ToolResultContentBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __SamplingMessageContentBlockBuilder::Unknown(
                         __rt::JsonObject::new(),
                     )
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SamplingMessageContentBlock {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
@@ -14873,7 +14664,7 @@ pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    pub audience: ::core::option::Option<::std::vec::Vec<Role>>,
+    pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
@@ -14885,14 +14676,14 @@ pub struct Annotations {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub priority: ::core::option::Option<__p::serde_json::Number>,
+    pub priority: Option<serde_json::Number>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
     /// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    pub last_modified: ::core::option::Option<::std::string::String>,
+    pub last_modified: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -14900,9 +14691,9 @@ pub struct Annotations {
 /// Reads and writes `Annotations` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __AnnotationsBuilder {
-    audience: ::core::option::Option<::std::vec::Vec<Role>>,
-    priority: ::core::option::Option<__p::serde_json::Number>,
-    last_modified: ::core::option::Option<::std::string::String>,
+    audience: Option<Vec<Role>>,
+    priority: Option<serde_json::Number>,
+    last_modified: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AnnotationsBuilder {
@@ -14921,8 +14712,8 @@ impl __p::Builder for __AnnotationsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Annotations, E> {
-        ::core::result::Result::Ok(Annotations {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Annotations, E> {
+        Ok(Annotations {
             audience: self.audience,
             priority: self.priority,
             last_modified: self.last_modified,
@@ -14930,27 +14721,27 @@ impl __p::Builder for __AnnotationsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
-impl __p::serde::Serialize for Annotations {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Annotations {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.audience {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.audience {
             m.serialize_entry("audience", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.priority {
+        if let Some(v) = &self.priority {
             m.serialize_entry("priority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.last_modified {
+        if let Some(v) = &self.last_modified {
             m.serialize_entry("lastModified", v)?;
         }
         for (k, v) in &self.extra {
@@ -14965,19 +14756,19 @@ impl __rt::SchemaType for Annotations {
     }
 }
 impl __p::Shape for Annotations {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("audience", <::std::vec::Vec<Role> as __p::Shape>::fits as __p::Fit),
-                ("priority", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("lastModified", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("audience", <Vec<Role> as __p::Shape>::fits as __p::Fit),
+                ("priority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("lastModified", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -14997,18 +14788,18 @@ pub enum ContentBlock {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ContentBlock {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ContentBlock {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::TextContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ImageContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::AudioContent(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceLink(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EmbeddedResource(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::TextContent(v) => serde::Serialize::serialize(v, s),
+            Self::ImageContent(v) => serde::Serialize::serialize(v, s),
+            Self::AudioContent(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceLink(v) => serde::Serialize::serialize(v, s),
+            Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -15025,7 +14816,7 @@ impl __rt::SchemaType for ContentBlock {
     }
 }
 impl __p::Shape for ContentBlock {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -15037,7 +14828,7 @@ impl __p::Shape for ContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -15075,10 +14866,8 @@ impl __p::Builder for __ContentBlockBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ContentBlock, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ContentBlock, E> {
+        Ok(
             match self {
                 Self::TextContent(b) => {
                     ContentBlock::TextContent(__p::Builder::finish(b)?)
@@ -15104,46 +14893,34 @@ impl __p::Tagged for ContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a ContentBlock object, chosen by `type`";
     type Builder = __ContentBlockBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ContentBlockBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ContentBlockBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("text") => {
-                    __ContentBlockBuilder::TextContent(
-                        <__TextContentBuilder as ::core::default::Default>::default(),
-                    )
+                Some("text") => {
+                    __ContentBlockBuilder::TextContent(__TextContentBuilder::default())
                 }
-                ::core::option::Option::Some("image") => {
-                    __ContentBlockBuilder::ImageContent(
-                        <__ImageContentBuilder as ::core::default::Default>::default(),
-                    )
+                Some("image") => {
+                    __ContentBlockBuilder::ImageContent(__ImageContentBuilder::default())
                 }
-                ::core::option::Option::Some("audio") => {
-                    __ContentBlockBuilder::AudioContent(
-                        <__AudioContentBuilder as ::core::default::Default>::default(),
-                    )
+                Some("audio") => {
+                    __ContentBlockBuilder::AudioContent(__AudioContentBuilder::default())
                 }
-                ::core::option::Option::Some("resource_link") => {
-                    __ContentBlockBuilder::ResourceLink(
-                        <__ResourceLinkBuilder as ::core::default::Default>::default(),
-                    )
+                Some("resource_link") => {
+                    __ContentBlockBuilder::ResourceLink(__ResourceLinkBuilder::default())
                 }
-                ::core::option::Option::Some("resource") => {
+                Some("resource") => {
                     __ContentBlockBuilder::EmbeddedResource(
-                        <__EmbeddedResourceBuilder as ::core::default::Default>::default(),
+                        __EmbeddedResourceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ContentBlockBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ContentBlockBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ContentBlock>(d)
@@ -15158,10 +14935,10 @@ impl<'de> __p::serde::Deserialize<'de> for ContentBlock {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextContent {
     /// The text content of the message.
-    pub text: ::std::string::String,
+    pub text: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub annotations: Option<Annotations>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15170,9 +14947,9 @@ pub struct TextContent {
 #[derive(Default)]
 pub struct __TextContentBuilder {
     __lit_type: bool,
-    text: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<MetaObject>,
+    text: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TextContentBuilder {
@@ -15194,9 +14971,9 @@ impl __p::Builder for __TextContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<TextContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(TextContent {
+        Ok(TextContent {
             text: __p::need(self.text, "text")?,
             annotations: self.annotations,
             meta: self.meta,
@@ -15204,26 +14981,26 @@ impl __p::Builder for __TextContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
-impl __p::serde::Serialize for TextContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TextContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "text")?;
         m.serialize_entry("text", &self.text)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -15238,19 +15015,19 @@ impl __rt::SchemaType for TextContent {
     }
 }
 impl __p::Shape for TextContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
             &[
-                ("text", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("text", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
@@ -15265,12 +15042,12 @@ pub struct ImageContent {
     /// The base64-encoded image data.
     ///
     /// Format: `byte`.
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the image. Different providers may support different image types.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub annotations: Option<Annotations>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15279,10 +15056,10 @@ pub struct ImageContent {
 #[derive(Default)]
 pub struct __ImageContentBuilder {
     __lit_type: bool,
-    data: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<MetaObject>,
+    data: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ImageContentBuilder {
@@ -15305,11 +15082,9 @@ impl __p::Builder for __ImageContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ImageContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ImageContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ImageContent {
+        Ok(ImageContent {
             data: __p::need(self.data, "data")?,
             mime_type: __p::need(self.mime_type, "mimeType")?,
             annotations: self.annotations,
@@ -15318,27 +15093,27 @@ impl __p::Builder for __ImageContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
-impl __p::serde::Serialize for ImageContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ImageContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "image")?;
         m.serialize_entry("data", &self.data)?;
         m.serialize_entry("mimeType", &self.mime_type)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -15353,20 +15128,20 @@ impl __rt::SchemaType for ImageContent {
     }
 }
 impl __p::Shape for ImageContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
             &[
-                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -15385,12 +15160,12 @@ pub struct AudioContent {
     /// The base64-encoded audio data.
     ///
     /// Format: `byte`.
-    pub data: ::std::string::String,
+    pub data: String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Optional annotations for the client.
-    pub annotations: ::core::option::Option<Annotations>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub annotations: Option<Annotations>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15399,10 +15174,10 @@ pub struct AudioContent {
 #[derive(Default)]
 pub struct __AudioContentBuilder {
     __lit_type: bool,
-    data: ::core::option::Option<::std::string::String>,
-    mime_type: ::core::option::Option<::std::string::String>,
-    annotations: ::core::option::Option<Annotations>,
-    meta: ::core::option::Option<MetaObject>,
+    data: Option<String>,
+    mime_type: Option<String>,
+    annotations: Option<Annotations>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __AudioContentBuilder {
@@ -15425,11 +15200,9 @@ impl __p::Builder for __AudioContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<AudioContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<AudioContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(AudioContent {
+        Ok(AudioContent {
             data: __p::need(self.data, "data")?,
             mime_type: __p::need(self.mime_type, "mimeType")?,
             annotations: self.annotations,
@@ -15438,27 +15211,27 @@ impl __p::Builder for __AudioContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for AudioContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
-impl __p::serde::Serialize for AudioContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for AudioContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "audio")?;
         m.serialize_entry("data", &self.data)?;
         m.serialize_entry("mimeType", &self.mime_type)?;
-        if let ::core::option::Option::Some(v) = &self.annotations {
+        if let Some(v) = &self.annotations {
             m.serialize_entry("annotations", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -15473,20 +15246,20 @@ impl __rt::SchemaType for AudioContent {
     }
 }
 impl __p::Shape for AudioContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
             &[
-                ("data", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("mimeType", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+                ("mimeType", <String as __p::Shape>::fits as __p::Fit),
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -15506,14 +15279,14 @@ pub struct ToolUseContent {
     /// A unique identifier for this tool use.
     ///
     /// This ID is used to match tool results to their corresponding tool uses.
-    pub id: ::std::string::String,
+    pub id: String,
     /// The name of the tool to call.
-    pub name: ::std::string::String,
+    pub name: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
     pub input: __rt::JsonObject,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
-    pub meta: ::core::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15522,10 +15295,10 @@ pub struct ToolUseContent {
 #[derive(Default)]
 pub struct __ToolUseContentBuilder {
     __lit_type: bool,
-    id: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    input: ::core::option::Option<__rt::JsonObject>,
-    meta: ::core::option::Option<MetaObject>,
+    id: Option<String>,
+    name: Option<String>,
+    input: Option<__rt::JsonObject>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolUseContentBuilder {
@@ -15551,11 +15324,9 @@ impl __p::Builder for __ToolUseContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ToolUseContent, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ToolUseContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolUseContent {
+        Ok(ToolUseContent {
             id: __p::need(self.id, "id")?,
             name: __p::need(self.name, "name")?,
             input: __p::need(self.input, "input")?,
@@ -15564,25 +15335,25 @@ impl __p::Builder for __ToolUseContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolUseContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolUseContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolUseContentBuilder>(d, "ToolUseContent")
     }
 }
-impl __p::serde::Serialize for ToolUseContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolUseContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "tool_use")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("name", &self.name)?;
         m.serialize_entry("input", &self.input)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -15597,20 +15368,20 @@ impl __rt::SchemaType for ToolUseContent {
     }
 }
 impl __p::Shape for ToolUseContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "id", "name", "input"],
             &[
-                ("id", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("id", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("input", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("tool_use"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "id", "name", "input"],
@@ -15630,25 +15401,25 @@ pub struct ToolResultContent {
     /// The ID of the tool use this result corresponds to.
     ///
     /// This MUST match the ID from a previous [`ToolUseContent`].
-    pub tool_use_id: ::std::string::String,
+    pub tool_use_id: String,
     /// The unstructured result content of the tool use.
     ///
     /// This has the same format as `CallToolResult.content` and can include text, images,
     /// audio, resource links, and embedded resources.
-    pub content: ::std::vec::Vec<ContentBlock>,
+    pub content: Vec<ContentBlock>,
     /// An optional structured result value.
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null).
     /// If the tool defined an `Tool.outputSchema`, this SHOULD conform to that schema.
-    pub structured_content: ::core::option::Option<__p::serde_json::Value>,
+    pub structured_content: Option<serde_json::Value>,
     /// Whether the tool use resulted in an error.
     ///
     /// If true, the content typically describes the error that occurred.
     /// Default: false
-    pub is_error: ::core::option::Option<bool>,
+    pub is_error: Option<bool>,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
-    pub meta: ::core::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15657,11 +15428,11 @@ pub struct ToolResultContent {
 #[derive(Default)]
 pub struct __ToolResultContentBuilder {
     __lit_type: bool,
-    tool_use_id: ::core::option::Option<::std::string::String>,
-    content: ::core::option::Option<::std::vec::Vec<ContentBlock>>,
-    structured_content: ::core::option::Option<__p::serde_json::Value>,
-    is_error: ::core::option::Option<bool>,
-    meta: ::core::option::Option<MetaObject>,
+    tool_use_id: Option<String>,
+    content: Option<Vec<ContentBlock>>,
+    structured_content: Option<serde_json::Value>,
+    is_error: Option<bool>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ToolResultContentBuilder {
@@ -15694,11 +15465,11 @@ impl __p::Builder for __ToolResultContentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ToolResultContent, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ToolResultContent {
+        Ok(ToolResultContent {
             tool_use_id: __p::need(self.tool_use_id, "toolUseId")?,
             content: __p::need(self.content, "content")?,
             structured_content: self.structured_content,
@@ -15708,30 +15479,30 @@ impl __p::Builder for __ToolResultContentBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ToolResultContent {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ToolResultContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
     }
 }
-impl __p::serde::Serialize for ToolResultContent {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ToolResultContent {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "tool_result")?;
         m.serialize_entry("toolUseId", &self.tool_use_id)?;
         m.serialize_entry("content", &self.content)?;
-        if let ::core::option::Option::Some(v) = &self.structured_content {
+        if let Some(v) = &self.structured_content {
             m.serialize_entry("structuredContent", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.is_error {
+        if let Some(v) = &self.is_error {
             m.serialize_entry("isError", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -15746,19 +15517,16 @@ impl __rt::SchemaType for ToolResultContent {
     }
 }
 impl __p::Shape for ToolResultContent {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "toolUseId", "content"],
             &[
-                ("toolUseId", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "content",
-                    <::std::vec::Vec<ContentBlock> as __p::Shape>::fits as __p::Fit,
-                ),
+                ("toolUseId", <String as __p::Shape>::fits as __p::Fit),
+                ("content", <Vec<ContentBlock> as __p::Shape>::fits as __p::Fit),
                 (
                     "structuredContent",
-                    <__p::serde_json::Value as __p::Shape>::fits as __p::Fit,
+                    <serde_json::Value as __p::Shape>::fits as __p::Fit,
                 ),
                 ("isError", <bool as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
@@ -15766,7 +15534,7 @@ impl __p::Shape for ToolResultContent {
             &[("type", true, __p::Lit::Str("tool_result"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "toolUseId", "content"],
@@ -15798,7 +15566,7 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    pub hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
+    pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
@@ -15808,7 +15576,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub cost_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub cost_priority: Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
@@ -15818,7 +15586,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub speed_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub speed_priority: Option<serde_json::Number>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
@@ -15828,7 +15596,7 @@ pub struct ModelPreferences {
     /// Minimum: `0`.
     ///
     /// Maximum: `1`.
-    pub intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    pub intelligence_priority: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15836,10 +15604,10 @@ pub struct ModelPreferences {
 /// Reads and writes `ModelPreferences` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelPreferencesBuilder {
-    hints: ::core::option::Option<::std::vec::Vec<ModelHint>>,
-    cost_priority: ::core::option::Option<__p::serde_json::Number>,
-    speed_priority: ::core::option::Option<__p::serde_json::Number>,
-    intelligence_priority: ::core::option::Option<__p::serde_json::Number>,
+    hints: Option<Vec<ModelHint>>,
+    cost_priority: Option<serde_json::Number>,
+    speed_priority: Option<serde_json::Number>,
+    intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelPreferencesBuilder {
@@ -15863,10 +15631,8 @@ impl __p::Builder for __ModelPreferencesBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ModelPreferences, E> {
-        ::core::result::Result::Ok(ModelPreferences {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelPreferences, E> {
+        Ok(ModelPreferences {
             hints: self.hints,
             cost_priority: self.cost_priority,
             speed_priority: self.speed_priority,
@@ -15875,30 +15641,30 @@ impl __p::Builder for __ModelPreferencesBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
-impl __p::serde::Serialize for ModelPreferences {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelPreferences {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.hints {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.hints {
             m.serialize_entry("hints", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.cost_priority {
+        if let Some(v) = &self.cost_priority {
             m.serialize_entry("costPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.speed_priority {
+        if let Some(v) = &self.speed_priority {
             m.serialize_entry("speedPriority", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.intelligence_priority {
+        if let Some(v) = &self.intelligence_priority {
             m.serialize_entry("intelligencePriority", v)?;
         }
         for (k, v) in &self.extra {
@@ -15913,29 +15679,23 @@ impl __rt::SchemaType for ModelPreferences {
     }
 }
 impl __p::Shape for ModelPreferences {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
             &[
-                ("hints", <::std::vec::Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
-                (
-                    "costPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "speedPriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
-                ),
+                ("hints", <Vec<ModelHint> as __p::Shape>::fits as __p::Fit),
+                ("costPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("speedPriority", <serde_json::Number as __p::Shape>::fits as __p::Fit),
                 (
                     "intelligencePriority",
-                    <__p::serde_json::Number as __p::Shape>::fits as __p::Fit,
+                    <serde_json::Number as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -15955,7 +15715,7 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    pub name: ::core::option::Option<::std::string::String>,
+    pub name: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -15963,7 +15723,7 @@ pub struct ModelHint {
 /// Reads and writes `ModelHint` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ModelHintBuilder {
-    name: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ModelHintBuilder {
@@ -15978,28 +15738,28 @@ impl __p::Builder for __ModelHintBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
-        ::core::result::Result::Ok(ModelHint {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ModelHint, E> {
+        Ok(ModelHint {
             name: self.name,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
-impl __p::serde::Serialize for ModelHint {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ModelHint {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
         for (k, v) in &self.extra {
@@ -16014,15 +15774,15 @@ impl __rt::SchemaType for ModelHint {
     }
 }
 impl __p::Shape for ModelHint {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[("name", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("name", <String as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -16040,7 +15800,7 @@ pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    pub context: ::core::option::Option<CompleteRequestParamsContext>,
+    pub context: Option<CompleteRequestParamsContext>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16048,10 +15808,10 @@ pub struct CompleteRequestParams {
 /// Reads and writes `CompleteRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsBuilder {
-    meta: ::core::option::Option<RequestMetaObject>,
-    r#ref: ::core::option::Option<CompleteRequestParamsRef>,
-    argument: ::core::option::Option<CompleteRequestParamsArgument>,
-    context: ::core::option::Option<CompleteRequestParamsContext>,
+    meta: Option<RequestMetaObject>,
+    r#ref: Option<CompleteRequestParamsRef>,
+    argument: Option<CompleteRequestParamsArgument>,
+    context: Option<CompleteRequestParamsContext>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsBuilder {
@@ -16069,10 +15829,10 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParams, E> {
-        ::core::result::Result::Ok(CompleteRequestParams {
+        Ok(CompleteRequestParams {
             meta: __p::need(self.meta, "_meta")?,
             r#ref: __p::need(self.r#ref, "ref")?,
             argument: __p::need(self.argument, "argument")?,
@@ -16081,8 +15841,8 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16091,17 +15851,17 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParams {
         >(d, "CompleteRequestParams")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
         m.serialize_entry("ref", &self.r#ref)?;
         m.serialize_entry("argument", &self.argument)?;
-        if let ::core::option::Option::Some(v) = &self.context {
+        if let Some(v) = &self.context {
             m.serialize_entry("context", v)?;
         }
         for (k, v) in &self.extra {
@@ -16116,7 +15876,7 @@ impl __rt::SchemaType for CompleteRequestParams {
     }
 }
 impl __p::Shape for CompleteRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "ref", "argument"],
@@ -16135,7 +15895,7 @@ impl __p::Shape for CompleteRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "ref", "argument"], &[])
     }
 }
@@ -16151,15 +15911,15 @@ pub enum CompleteRequestParamsRef {
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for CompleteRequestParamsRef {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsRef {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::PromptReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceTemplateReference(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::PromptReference(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceTemplateReference(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -16173,7 +15933,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
     }
 }
 impl __p::Shape for CompleteRequestParamsRef {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceTemplateReference as __p::Shape>::score(v),
@@ -16182,7 +15942,7 @@ impl __p::Shape for CompleteRequestParamsRef {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::fits(v),
             <ResourceTemplateReference as __p::Shape>::fits(v),
@@ -16211,10 +15971,10 @@ impl __p::Builder for __CompleteRequestParamsRefBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsRef, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::PromptReference(b) => {
                     CompleteRequestParamsRef::PromptReference(__p::Builder::finish(b)?)
@@ -16233,31 +15993,29 @@ impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
     type Builder = __CompleteRequestParamsRefBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__CompleteRequestParamsRefBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__CompleteRequestParamsRefBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("ref/prompt") => {
+                Some("ref/prompt") => {
                     __CompleteRequestParamsRefBuilder::PromptReference(
-                        <__PromptReferenceBuilder as ::core::default::Default>::default(),
+                        __PromptReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("ref/resource") => {
+                Some("ref/resource") => {
                     __CompleteRequestParamsRefBuilder::ResourceTemplateReference(
-                        <__ResourceTemplateReferenceBuilder as ::core::default::Default>::default(),
+                        __ResourceTemplateReferenceBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
+                Some(_) => {
                     __CompleteRequestParamsRefBuilder::Unknown(__rt::JsonObject::new())
                 }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
@@ -16267,9 +16025,9 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsRef {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
-    pub name: ::std::string::String,
+    pub name: String,
     /// The value of the argument to use for completion matching.
-    pub value: ::std::string::String,
+    pub value: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16277,8 +16035,8 @@ pub struct CompleteRequestParamsArgument {
 /// Reads and writes `CompleteRequestParamsArgument` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsArgumentBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    value: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    value: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
@@ -16294,18 +16052,18 @@ impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsArgument, E> {
-        ::core::result::Result::Ok(CompleteRequestParamsArgument {
+        Ok(CompleteRequestParamsArgument {
             name: __p::need(self.name, "name")?,
             value: __p::need(self.value, "value")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16314,13 +16072,13 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsArgument {
         >(d, "CompleteRequestParamsArgument")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParamsArgument {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsArgument {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
         m.serialize_entry("value", &self.value)?;
         for (k, v) in &self.extra {
@@ -16335,18 +16093,18 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
     }
 }
 impl __p::Shape for CompleteRequestParamsArgument {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "value"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("value", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("value", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
@@ -16354,9 +16112,7 @@ impl __p::Shape for CompleteRequestParamsArgument {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    pub arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub arguments: Option<BTreeMap<String, String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16364,9 +16120,7 @@ pub struct CompleteRequestParamsContext {
 /// Reads and writes `CompleteRequestParamsContext` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsContextBuilder {
-    arguments: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestParamsContextBuilder {
@@ -16381,17 +16135,17 @@ impl __p::Builder for __CompleteRequestParamsContextBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteRequestParamsContext, E> {
-        ::core::result::Result::Ok(CompleteRequestParamsContext {
+        Ok(CompleteRequestParamsContext {
             arguments: self.arguments,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16400,14 +16154,14 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteRequestParamsContext {
         >(d, "CompleteRequestParamsContext")
     }
 }
-impl __p::serde::Serialize for CompleteRequestParamsContext {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequestParamsContext {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.arguments {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.arguments {
             m.serialize_entry("arguments", v)?;
         }
         for (k, v) in &self.extra {
@@ -16422,23 +16176,15 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
     }
 }
 impl __p::Shape for CompleteRequestParamsContext {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
-            &[
-                (
-                    "arguments",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
-            ],
+            &[("arguments", <BTreeMap<String, String> as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -16460,9 +16206,9 @@ pub struct CompleteRequest {
 #[derive(Default)]
 pub struct __CompleteRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<CompleteRequestParams>,
+    params: Option<CompleteRequestParams>,
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
+    id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteRequestBuilder {
@@ -16494,32 +16240,30 @@ impl __p::Builder for __CompleteRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CompleteRequest {
+        Ok(CompleteRequest {
             params: __p::need(self.params, "params")?,
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
-impl __p::serde::Serialize for CompleteRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "completion/complete")?;
         m.serialize_entry("params", &self.params)?;
         m.serialize_entry("jsonrpc", "2.0")?;
@@ -16536,7 +16280,7 @@ impl __rt::SchemaType for CompleteRequest {
     }
 }
 impl __p::Shape for CompleteRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -16550,7 +16294,7 @@ impl __p::Shape for CompleteRequest {
             ],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -16570,7 +16314,7 @@ impl __p::Shape for CompleteRequest {
 /// (spec example `examples/CompleteResult/multiple-completion-values-with-more-available.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
-    pub meta: ::core::option::Option<ResultMetaObject>,
+    pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -16587,9 +16331,9 @@ pub struct CompleteResult {
 /// Reads and writes `CompleteResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultBuilder {
-    meta: ::core::option::Option<ResultMetaObject>,
-    result_type: ::core::option::Option<ResultType>,
-    completion: ::core::option::Option<CompleteResultCompletion>,
+    meta: Option<ResultMetaObject>,
+    result_type: Option<ResultType>,
+    completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultBuilder {
@@ -16606,10 +16350,8 @@ impl __p::Builder for __CompleteResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<CompleteResult, E> {
-        ::core::result::Result::Ok(CompleteResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteResult, E> {
+        Ok(CompleteResult {
             meta: self.meta,
             result_type: __p::need(self.result_type, "resultType")?,
             completion: __p::need(self.completion, "completion")?,
@@ -16617,21 +16359,21 @@ impl __p::Builder for __CompleteResultBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
-impl __p::serde::Serialize for CompleteResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         m.serialize_entry("resultType", &self.result_type)?;
@@ -16648,7 +16390,7 @@ impl __rt::SchemaType for CompleteResult {
     }
 }
 impl __p::Shape for CompleteResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "completion"],
@@ -16663,7 +16405,7 @@ impl __p::Shape for CompleteResult {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType", "completion"], &[])
     }
 }
@@ -16673,11 +16415,11 @@ pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
     ///
     /// At most 100 items.
-    pub values: ::std::vec::Vec<::std::string::String>,
+    pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    pub total: ::core::option::Option<i64>,
+    pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    pub has_more: ::core::option::Option<bool>,
+    pub has_more: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16685,9 +16427,9 @@ pub struct CompleteResultCompletion {
 /// Reads and writes `CompleteResultCompletion` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultCompletionBuilder {
-    values: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    total: ::core::option::Option<i64>,
-    has_more: ::core::option::Option<bool>,
+    values: Option<Vec<String>>,
+    total: Option<i64>,
+    has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultCompletionBuilder {
@@ -16704,10 +16446,10 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteResultCompletion, E> {
-        ::core::result::Result::Ok(CompleteResultCompletion {
+        Ok(CompleteResultCompletion {
             values: __p::need(self.values, "values")?,
             total: self.total,
             has_more: self.has_more,
@@ -16715,8 +16457,8 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16725,18 +16467,18 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteResultCompletion {
         >(d, "CompleteResultCompletion")
     }
 }
-impl __p::serde::Serialize for CompleteResultCompletion {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResultCompletion {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("values", &self.values)?;
-        if let ::core::option::Option::Some(v) = &self.total {
+        if let Some(v) = &self.total {
             m.serialize_entry("total", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.has_more {
+        if let Some(v) = &self.has_more {
             m.serialize_entry("hasMore", v)?;
         }
         for (k, v) in &self.extra {
@@ -16751,23 +16493,19 @@ impl __rt::SchemaType for CompleteResultCompletion {
     }
 }
 impl __p::Shape for CompleteResultCompletion {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["values"],
             &[
-                (
-                    "values",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("values", <Vec<String> as __p::Shape>::fits as __p::Fit),
                 ("total", <i64 as __p::Shape>::fits as __p::Fit),
                 ("hasMore", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
     }
 }
@@ -16789,8 +16527,8 @@ pub struct CompleteResultResponse {
 #[derive(Default)]
 pub struct __CompleteResultResponseBuilder {
     __lit_jsonrpc: bool,
-    id: ::core::option::Option<RequestId>,
-    result: ::core::option::Option<CompleteResult>,
+    id: Option<RequestId>,
+    result: Option<CompleteResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __CompleteResultResponseBuilder {
@@ -16814,19 +16552,19 @@ impl __p::Builder for __CompleteResultResponseBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<CompleteResultResponse, E> {
         __p::need_literal::<E>(self.__lit_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(CompleteResultResponse {
+        Ok(CompleteResultResponse {
             id: __p::need(self.id, "id")?,
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for CompleteResultResponse {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16835,13 +16573,13 @@ impl<'de> __p::serde::Deserialize<'de> for CompleteResultResponse {
         >(d, "CompleteResultResponse")
     }
 }
-impl __p::serde::Serialize for CompleteResultResponse {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for CompleteResultResponse {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("jsonrpc", "2.0")?;
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("result", &self.result)?;
@@ -16857,7 +16595,7 @@ impl __rt::SchemaType for CompleteResultResponse {
     }
 }
 impl __p::Shape for CompleteResultResponse {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -16868,7 +16606,7 @@ impl __p::Shape for CompleteResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -16884,7 +16622,7 @@ pub struct ResourceTemplateReference {
     /// The URI or URI template of the resource.
     ///
     /// Format: `uri-template`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16893,7 +16631,7 @@ pub struct ResourceTemplateReference {
 #[derive(Default)]
 pub struct __ResourceTemplateReferenceBuilder {
     __lit_type: bool,
-    uri: ::core::option::Option<::std::string::String>,
+    uri: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResourceTemplateReferenceBuilder {
@@ -16916,18 +16654,18 @@ impl __p::Builder for __ResourceTemplateReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ResourceTemplateReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ResourceTemplateReference {
+        Ok(ResourceTemplateReference {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -16936,13 +16674,13 @@ impl<'de> __p::serde::Deserialize<'de> for ResourceTemplateReference {
         >(d, "ResourceTemplateReference")
     }
 }
-impl __p::serde::Serialize for ResourceTemplateReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ResourceTemplateReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "ref/resource")?;
         m.serialize_entry("uri", &self.uri)?;
         for (k, v) in &self.extra {
@@ -16957,15 +16695,15 @@ impl __rt::SchemaType for ResourceTemplateReference {
     }
 }
 impl __p::Shape for ResourceTemplateReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "uri"],
-            &[("uri", <::std::string::String as __p::Shape>::fits as __p::Fit)],
+            &[("uri", <String as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "uri"],
@@ -16979,14 +16717,14 @@ impl __p::Shape for ResourceTemplateReference {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptReference {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: ::std::string::String,
+    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -16994,8 +16732,8 @@ pub struct PromptReference {
 /// Reads and writes `PromptReference` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PromptReferenceBuilder {
-    name: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    name: Option<String>,
+    title: Option<String>,
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
@@ -17020,33 +16758,31 @@ impl __p::Builder for __PromptReferenceBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<PromptReference, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PromptReference, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(PromptReference {
+        Ok(PromptReference {
             name: __p::need(self.name, "name")?,
             title: self.title,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
-impl __p::serde::Serialize for PromptReference {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PromptReference {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &self.name)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
         m.serialize_entry("type", "ref/prompt")?;
@@ -17062,18 +16798,18 @@ impl __rt::SchemaType for PromptReference {
     }
 }
 impl __p::Shape for PromptReference {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "type"],
             &[
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "type"],
@@ -17096,7 +16832,7 @@ impl __p::Shape for PromptReference {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
-    pub params: ::core::option::Option<ListRootsRequestParams>,
+    pub params: Option<ListRootsRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17105,7 +16841,7 @@ pub struct ListRootsRequest {
 #[derive(Default)]
 pub struct __ListRootsRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ListRootsRequestParams>,
+    params: Option<ListRootsRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsRequestBuilder {
@@ -17128,32 +16864,30 @@ impl __p::Builder for __ListRootsRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ListRootsRequest {
+        Ok(ListRootsRequest {
             params: self.params,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
-impl __p::serde::Serialize for ListRootsRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "roots/list")?;
-        if let ::core::option::Option::Some(v) = &self.params {
+        if let Some(v) = &self.params {
             m.serialize_entry("params", v)?;
         }
         for (k, v) in &self.extra {
@@ -17168,7 +16902,7 @@ impl __rt::SchemaType for ListRootsRequest {
     }
 }
 impl __p::Shape for ListRootsRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -17176,7 +16910,7 @@ impl __p::Shape for ListRootsRequest {
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -17187,7 +16921,7 @@ impl __p::Shape for ListRootsRequest {
 /// The inline type of [`ListRootsRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequestParams {
-    pub meta: ::core::option::Option<MetaObject>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17195,7 +16929,7 @@ pub struct ListRootsRequestParams {
 /// Reads and writes `ListRootsRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListRootsRequestParamsBuilder {
-    meta: ::core::option::Option<MetaObject>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsRequestParamsBuilder {
@@ -17210,17 +16944,17 @@ impl __p::Builder for __ListRootsRequestParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ListRootsRequestParams, E> {
-        ::core::result::Result::Ok(ListRootsRequestParams {
+        Ok(ListRootsRequestParams {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -17229,14 +16963,14 @@ impl<'de> __p::serde::Deserialize<'de> for ListRootsRequestParams {
         >(d, "ListRootsRequestParams")
     }
 }
-impl __p::serde::Serialize for ListRootsRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.meta {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -17251,7 +16985,7 @@ impl __rt::SchemaType for ListRootsRequestParams {
     }
 }
 impl __p::Shape for ListRootsRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -17259,7 +16993,7 @@ impl __p::Shape for ListRootsRequestParams {
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
@@ -17275,7 +17009,7 @@ impl __p::Shape for ListRootsRequestParams {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
-    pub roots: ::std::vec::Vec<Root>,
+    pub roots: Vec<Root>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17283,7 +17017,7 @@ pub struct ListRootsResult {
 /// Reads and writes `ListRootsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListRootsResultBuilder {
-    roots: ::core::option::Option<::std::vec::Vec<Root>>,
+    roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ListRootsResultBuilder {
@@ -17298,29 +17032,27 @@ impl __p::Builder for __ListRootsResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ListRootsResult, E> {
-        ::core::result::Result::Ok(ListRootsResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListRootsResult, E> {
+        Ok(ListRootsResult {
             roots: __p::need(self.roots, "roots")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
-impl __p::serde::Serialize for ListRootsResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ListRootsResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("roots", &self.roots)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -17334,15 +17066,15 @@ impl __rt::SchemaType for ListRootsResult {
     }
 }
 impl __p::Shape for ListRootsResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["roots"],
-            &[("roots", <::std::vec::Vec<Root> as __p::Shape>::fits as __p::Fit)],
+            &[("roots", <Vec<Root> as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
 }
@@ -17358,12 +17090,12 @@ pub struct Root {
     /// other URI schemes.
     ///
     /// Format: `uri`.
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    pub name: ::core::option::Option<::std::string::String>,
-    pub meta: ::core::option::Option<MetaObject>,
+    pub name: Option<String>,
+    pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17371,9 +17103,9 @@ pub struct Root {
 /// Reads and writes `Root` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RootBuilder {
-    uri: ::core::option::Option<::std::string::String>,
-    name: ::core::option::Option<::std::string::String>,
-    meta: ::core::option::Option<MetaObject>,
+    uri: Option<String>,
+    name: Option<String>,
+    meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RootBuilder {
@@ -17390,8 +17122,8 @@ impl __p::Builder for __RootBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<Root, E> {
-        ::core::result::Result::Ok(Root {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Root, E> {
+        Ok(Root {
             uri: __p::need(self.uri, "uri")?,
             name: self.name,
             meta: self.meta,
@@ -17399,25 +17131,25 @@ impl __p::Builder for __RootBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for Root {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for Root {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
-impl __p::serde::Serialize for Root {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for Root {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("uri", &self.uri)?;
-        if let ::core::option::Option::Some(v) = &self.name {
+        if let Some(v) = &self.name {
             m.serialize_entry("name", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.meta {
+        if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
         for (k, v) in &self.extra {
@@ -17432,19 +17164,19 @@ impl __rt::SchemaType for Root {
     }
 }
 impl __p::Shape for Root {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
             &[
-                ("uri", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("name", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("uri", <String as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
@@ -17461,7 +17193,7 @@ pub struct ElicitRequestFormParams {
     /// Whether `"mode": "form"` is present (the schema makes it optional).
     pub mode: bool,
     /// The message to present to the user describing what information is being requested.
-    pub message: ::std::string::String,
+    pub message: String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
@@ -17473,8 +17205,8 @@ pub struct ElicitRequestFormParams {
 #[derive(Default)]
 pub struct __ElicitRequestFormParamsBuilder {
     __lit_mode: bool,
-    message: ::core::option::Option<::std::string::String>,
-    requested_schema: ::core::option::Option<ElicitRequestFormParamsRequestedSchema>,
+    message: Option<String>,
+    requested_schema: Option<ElicitRequestFormParamsRequestedSchema>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestFormParamsBuilder {
@@ -17495,10 +17227,10 @@ impl __p::Builder for __ElicitRequestFormParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestFormParams, E> {
-        ::core::result::Result::Ok(ElicitRequestFormParams {
+        Ok(ElicitRequestFormParams {
             mode: self.__lit_mode,
             message: __p::need(self.message, "message")?,
             requested_schema: __p::need(self.requested_schema, "requestedSchema")?,
@@ -17506,8 +17238,8 @@ impl __p::Builder for __ElicitRequestFormParamsBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestFormParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -17516,13 +17248,13 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitRequestFormParams {
         >(d, "ElicitRequestFormParams")
     }
 }
-impl __p::serde::Serialize for ElicitRequestFormParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestFormParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         if self.mode {
             m.serialize_entry("mode", "form")?;
         }
@@ -17540,12 +17272,12 @@ impl __rt::SchemaType for ElicitRequestFormParams {
     }
 }
 impl __p::Shape for ElicitRequestFormParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["message", "requestedSchema"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "requestedSchema",
                     <ElicitRequestFormParamsRequestedSchema as __p::Shape>::fits
@@ -17555,7 +17287,7 @@ impl __p::Shape for ElicitRequestFormParams {
             &[("mode", false, __p::Lit::Str("form"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["message", "requestedSchema"],
@@ -17568,12 +17300,9 @@ impl __p::Shape for ElicitRequestFormParams {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestFormParamsRequestedSchema {
-    pub schema: ::core::option::Option<::std::string::String>,
-    pub properties: ::std::collections::BTreeMap<
-        ::std::string::String,
-        PrimitiveSchemaDefinition,
-    >,
-    pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub schema: Option<String>,
+    pub properties: BTreeMap<String, PrimitiveSchemaDefinition>,
+    pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17581,12 +17310,10 @@ pub struct ElicitRequestFormParamsRequestedSchema {
 /// Reads and writes `ElicitRequestFormParamsRequestedSchema` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ElicitRequestFormParamsRequestedSchemaBuilder {
-    schema: ::core::option::Option<::std::string::String>,
+    schema: Option<String>,
     __lit_type: bool,
-    properties: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, PrimitiveSchemaDefinition>,
-    >,
-    required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    properties: Option<BTreeMap<String, PrimitiveSchemaDefinition>>,
+    required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
@@ -17606,11 +17333,11 @@ impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestFormParamsRequestedSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(ElicitRequestFormParamsRequestedSchema {
+        Ok(ElicitRequestFormParamsRequestedSchema {
             schema: self.schema,
             properties: __p::need(self.properties, "properties")?,
             required: self.required,
@@ -17618,8 +17345,8 @@ impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -17628,19 +17355,19 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchem
         >(d, "ElicitRequestFormParamsRequestedSchema")
     }
 }
-impl __p::serde::Serialize for ElicitRequestFormParamsRequestedSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
-        if let ::core::option::Option::Some(v) = &self.schema {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.schema {
             m.serialize_entry("$schema", v)?;
         }
         m.serialize_entry("type", "object")?;
         m.serialize_entry("properties", &self.properties)?;
-        if let ::core::option::Option::Some(v) = &self.required {
+        if let Some(v) = &self.required {
             m.serialize_entry("required", v)?;
         }
         for (k, v) in &self.extra {
@@ -17655,29 +17382,23 @@ impl __rt::SchemaType for ElicitRequestFormParamsRequestedSchema {
     }
 }
 impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "properties"],
             &[
-                ("$schema", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("$schema", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "properties",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    > as __p::Shape>::fits as __p::Fit,
-                ),
-                (
-                    "required",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
+                    <BTreeMap<String, PrimitiveSchemaDefinition> as __p::Shape>::fits
                         as __p::Fit,
                 ),
+                ("required", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "properties"],
@@ -17694,11 +17415,11 @@ impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestURLParams {
     /// The message to present to the user explaining why the interaction is needed.
-    pub message: ::std::string::String,
+    pub message: String,
     /// The URL that the user should navigate to.
     ///
     /// Format: `uri`.
-    pub url: ::std::string::String,
+    pub url: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -17707,8 +17428,8 @@ pub struct ElicitRequestURLParams {
 #[derive(Default)]
 pub struct __ElicitRequestURLParamsBuilder {
     __lit_mode: bool,
-    message: ::core::option::Option<::std::string::String>,
-    url: ::core::option::Option<::std::string::String>,
+    message: Option<String>,
+    url: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestURLParamsBuilder {
@@ -17727,19 +17448,19 @@ impl __p::Builder for __ElicitRequestURLParamsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestURLParams, E> {
         __p::need_literal::<E>(self.__lit_mode, "mode")?;
-        ::core::result::Result::Ok(ElicitRequestURLParams {
+        Ok(ElicitRequestURLParams {
             message: __p::need(self.message, "message")?,
             url: __p::need(self.url, "url")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestURLParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestURLParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -17748,13 +17469,13 @@ impl<'de> __p::serde::Deserialize<'de> for ElicitRequestURLParams {
         >(d, "ElicitRequestURLParams")
     }
 }
-impl __p::serde::Serialize for ElicitRequestURLParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestURLParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("mode", "url")?;
         m.serialize_entry("message", &self.message)?;
         m.serialize_entry("url", &self.url)?;
@@ -17770,18 +17491,18 @@ impl __rt::SchemaType for ElicitRequestURLParams {
     }
 }
 impl __p::Shape for ElicitRequestURLParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["mode", "message", "url"],
             &[
-                ("message", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("url", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("message", <String as __p::Shape>::fits as __p::Fit),
+                ("url", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("mode", true, __p::Lit::Str("url"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["mode", "message", "url"],
@@ -17801,15 +17522,15 @@ pub enum ElicitRequestParams {
     /// An object whose `mode` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ElicitRequestParams {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequestParams {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::ElicitRequestFormParams(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ElicitRequestURLParams(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::ElicitRequestFormParams(v) => serde::Serialize::serialize(v, s),
+            Self::ElicitRequestURLParams(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -17823,7 +17544,7 @@ impl __rt::SchemaType for ElicitRequestParams {
     }
 }
 impl __p::Shape for ElicitRequestParams {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <ElicitRequestFormParams as __p::Shape>::score(v),
             <ElicitRequestURLParams as __p::Shape>::score(v),
@@ -17832,7 +17553,7 @@ impl __p::Shape for ElicitRequestParams {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <ElicitRequestFormParams as __p::Shape>::fits(v),
             <ElicitRequestURLParams as __p::Shape>::fits(v),
@@ -17861,10 +17582,10 @@ impl __p::Builder for __ElicitRequestParamsBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ElicitRequestParams, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::ElicitRequestFormParams(b) => {
                     ElicitRequestParams::ElicitRequestFormParams(
@@ -17883,35 +17604,31 @@ impl __p::Tagged for ElicitRequestParams {
     const TAG: &'static str = "mode";
     const EXPECTING: &'static str = "a ElicitRequestParams object, chosen by `mode`";
     type Builder = __ElicitRequestParamsBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ElicitRequestParamsBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ElicitRequestParamsBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("form") => {
+                Some("form") => {
                     __ElicitRequestParamsBuilder::ElicitRequestFormParams(
-                        <__ElicitRequestFormParamsBuilder as ::core::default::Default>::default(),
+                        __ElicitRequestFormParamsBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("url") => {
+                Some("url") => {
                     __ElicitRequestParamsBuilder::ElicitRequestURLParams(
-                        <__ElicitRequestURLParamsBuilder as ::core::default::Default>::default(),
+                        __ElicitRequestURLParamsBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ElicitRequestParamsBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => {
+                Some(_) => __ElicitRequestParamsBuilder::Unknown(__rt::JsonObject::new()),
+                None => {
                     __ElicitRequestParamsBuilder::ElicitRequestFormParams(
-                        <__ElicitRequestFormParamsBuilder as ::core::default::Default>::default(),
+                        __ElicitRequestFormParamsBuilder::default(),
                     )
                 }
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequestParams {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ElicitRequestParams>(d)
@@ -17934,7 +17651,7 @@ pub struct ElicitRequest {
 #[derive(Default)]
 pub struct __ElicitRequestBuilder {
     __lit_method: bool,
-    params: ::core::option::Option<ElicitRequestParams>,
+    params: Option<ElicitRequestParams>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitRequestBuilder {
@@ -17957,30 +17674,28 @@ impl __p::Builder for __ElicitRequestBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ElicitRequest, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ElicitRequest, E> {
         __p::need_literal::<E>(self.__lit_method, "method")?;
-        ::core::result::Result::Ok(ElicitRequest {
+        Ok(ElicitRequest {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
     }
 }
-impl __p::serde::Serialize for ElicitRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("method", "elicitation/create")?;
         m.serialize_entry("params", &self.params)?;
         for (k, v) in &self.extra {
@@ -17995,7 +17710,7 @@ impl __rt::SchemaType for ElicitRequest {
     }
 }
 impl __p::Shape for ElicitRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -18003,7 +17718,7 @@ impl __p::Shape for ElicitRequest {
             &[("method", true, __p::Lit::Str("elicitation/create"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -18026,16 +17741,16 @@ pub enum PrimitiveSchemaDefinition {
     /// [`EnumSchema`]
     EnumSchema(EnumSchema),
 }
-impl __p::serde::Serialize for PrimitiveSchemaDefinition {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for PrimitiveSchemaDefinition {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::StringSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::NumberSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::BooleanSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::EnumSchema(v) => __p::serde::Serialize::serialize(v, s),
+            Self::StringSchema(v) => serde::Serialize::serialize(v, s),
+            Self::NumberSchema(v) => serde::Serialize::serialize(v, s),
+            Self::BooleanSchema(v) => serde::Serialize::serialize(v, s),
+            Self::EnumSchema(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -18050,7 +17765,7 @@ impl __rt::SchemaType for PrimitiveSchemaDefinition {
     }
 }
 impl __p::Shape for PrimitiveSchemaDefinition {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::score(v),
             <NumberSchema as __p::Shape>::score(v),
@@ -18061,7 +17776,7 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::fits(v),
             <NumberSchema as __p::Shape>::fits(v),
@@ -18073,11 +17788,11 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <StringSchema as __p::Shape>::score(&v),
             <NumberSchema as __p::Shape>::score(&v),
@@ -18085,21 +17800,19 @@ impl<'de> __p::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             <EnumSchema as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v).map(PrimitiveSchemaDefinition::StringSchema)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v).map(PrimitiveSchemaDefinition::NumberSchema)
             }
-            ::core::option::Option::Some(2usize) => {
+            Some(2usize) => {
                 __p::from_value(v).map(PrimitiveSchemaDefinition::BooleanSchema)
             }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::EnumSchema)
-            }
+            Some(3usize) => __p::from_value(v).map(PrimitiveSchemaDefinition::EnumSchema),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
                     ),
                 )
@@ -18113,12 +17826,12 @@ impl<'de> __p::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StringSchema {
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
-    pub min_length: ::core::option::Option<i64>,
-    pub max_length: ::core::option::Option<i64>,
-    pub format: ::core::option::Option<StringSchemaFormat>,
-    pub default: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub min_length: Option<i64>,
+    pub max_length: Option<i64>,
+    pub format: Option<StringSchemaFormat>,
+    pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18127,12 +17840,12 @@ pub struct StringSchema {
 #[derive(Default)]
 pub struct __StringSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    min_length: ::core::option::Option<i64>,
-    max_length: ::core::option::Option<i64>,
-    format: ::core::option::Option<StringSchemaFormat>,
-    default: ::core::option::Option<::std::string::String>,
+    title: Option<String>,
+    description: Option<String>,
+    min_length: Option<i64>,
+    max_length: Option<i64>,
+    format: Option<StringSchemaFormat>,
+    default: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __StringSchemaBuilder {
@@ -18157,11 +17870,9 @@ impl __p::Builder for __StringSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<StringSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<StringSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(StringSchema {
+        Ok(StringSchema {
             title: self.title,
             description: self.description,
             min_length: self.min_length,
@@ -18172,37 +17883,37 @@ impl __p::Builder for __StringSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for StringSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
     }
 }
-impl __p::serde::Serialize for StringSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for StringSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.min_length {
+        if let Some(v) = &self.min_length {
             m.serialize_entry("minLength", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.max_length {
+        if let Some(v) = &self.max_length {
             m.serialize_entry("maxLength", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.format {
+        if let Some(v) = &self.format {
             m.serialize_entry("format", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -18217,22 +17928,22 @@ impl __rt::SchemaType for StringSchema {
     }
 }
 impl __p::Shape for StringSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("minLength", <i64 as __p::Shape>::fits as __p::Fit),
                 ("maxLength", <i64 as __p::Shape>::fits as __p::Fit),
                 ("format", <StringSchemaFormat as __p::Shape>::fits as __p::Fit),
-                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("default", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
 }
@@ -18248,7 +17959,7 @@ pub enum StringSchemaFormat {
     /// `"date-time"`
     DateTime,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl StringSchemaFormat {
     /// The value as written on the wire.
@@ -18271,28 +17982,28 @@ impl StringSchemaFormat {
         }
     }
 }
-impl ::core::fmt::Display for StringSchemaFormat {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for StringSchemaFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for StringSchemaFormat {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for StringSchemaFormat {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for StringSchemaFormat {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for StringSchemaFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a StringSchemaFormat string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for StringSchemaFormat {
@@ -18301,10 +18012,10 @@ impl __rt::SchemaType for StringSchemaFormat {
     }
 }
 impl __p::Shape for StringSchemaFormat {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -18314,7 +18025,7 @@ impl __p::Shape for StringSchemaFormat {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -18323,14 +18034,14 @@ impl __p::Shape for StringSchemaFormat {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
     /// JSON Schema type: `number`.
-    pub minimum: ::core::option::Option<__p::serde_json::Number>,
+    pub minimum: Option<serde_json::Number>,
     /// JSON Schema type: `number`.
-    pub maximum: ::core::option::Option<__p::serde_json::Number>,
+    pub maximum: Option<serde_json::Number>,
     /// JSON Schema type: `number`.
-    pub default: ::core::option::Option<__p::serde_json::Number>,
+    pub default: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18338,12 +18049,12 @@ pub struct NumberSchema {
 /// Reads and writes `NumberSchema` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __NumberSchemaBuilder {
-    r#type: ::core::option::Option<NumberSchemaType>,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    minimum: ::core::option::Option<__p::serde_json::Number>,
-    maximum: ::core::option::Option<__p::serde_json::Number>,
-    default: ::core::option::Option<__p::serde_json::Number>,
+    r#type: Option<NumberSchemaType>,
+    title: Option<String>,
+    description: Option<String>,
+    minimum: Option<serde_json::Number>,
+    maximum: Option<serde_json::Number>,
+    default: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __NumberSchemaBuilder {
@@ -18365,10 +18076,8 @@ impl __p::Builder for __NumberSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<NumberSchema, E> {
-        ::core::result::Result::Ok(NumberSchema {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<NumberSchema, E> {
+        Ok(NumberSchema {
             r#type: __p::need(self.r#type, "type")?,
             title: self.title,
             description: self.description,
@@ -18379,34 +18088,34 @@ impl __p::Builder for __NumberSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NumberSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
     }
 }
-impl __p::serde::Serialize for NumberSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NumberSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", &self.r#type)?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.minimum {
+        if let Some(v) = &self.minimum {
             m.serialize_entry("minimum", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.maximum {
+        if let Some(v) = &self.maximum {
             m.serialize_entry("maximum", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -18421,22 +18130,22 @@ impl __rt::SchemaType for NumberSchema {
     }
 }
 impl __p::Shape for NumberSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
                 ("type", <NumberSchemaType as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("minimum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("maximum", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
-                ("default", <__p::serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("minimum", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("maximum", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("default", <serde_json::Number as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
 }
@@ -18448,7 +18157,7 @@ pub enum NumberSchemaType {
     /// `"integer"`
     Integer,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl NumberSchemaType {
     /// The value as written on the wire.
@@ -18467,28 +18176,28 @@ impl NumberSchemaType {
         }
     }
 }
-impl ::core::fmt::Display for NumberSchemaType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for NumberSchemaType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for NumberSchemaType {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for NumberSchemaType {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for NumberSchemaType {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for NumberSchemaType {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a NumberSchemaType string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for NumberSchemaType {
@@ -18497,10 +18206,10 @@ impl __rt::SchemaType for NumberSchemaType {
     }
 }
 impl __p::Shape for NumberSchemaType {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -18510,7 +18219,7 @@ impl __p::Shape for NumberSchemaType {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -18520,9 +18229,9 @@ impl __p::Shape for NumberSchemaType {
 /// Always carries `"type": "boolean"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BooleanSchema {
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
-    pub default: ::core::option::Option<bool>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub default: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18531,9 +18240,9 @@ pub struct BooleanSchema {
 #[derive(Default)]
 pub struct __BooleanSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    default: ::core::option::Option<bool>,
+    title: Option<String>,
+    description: Option<String>,
+    default: Option<bool>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __BooleanSchemaBuilder {
@@ -18555,11 +18264,9 @@ impl __p::Builder for __BooleanSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<BooleanSchema, E> {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BooleanSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(BooleanSchema {
+        Ok(BooleanSchema {
             title: self.title,
             description: self.description,
             default: self.default,
@@ -18567,28 +18274,28 @@ impl __p::Builder for __BooleanSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for BooleanSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
     }
 }
-impl __p::serde::Serialize for BooleanSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for BooleanSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "boolean")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -18603,19 +18310,19 @@ impl __rt::SchemaType for BooleanSchema {
     }
 }
 impl __p::Shape for BooleanSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("default", <bool as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("boolean"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
 }
@@ -18628,13 +18335,13 @@ impl __p::Shape for BooleanSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UntitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Array of enum values to choose from.
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub r#enum: Vec<String>,
     /// Optional default value.
-    pub default: ::core::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18643,10 +18350,10 @@ pub struct UntitledSingleSelectEnumSchema {
 #[derive(Default)]
 pub struct __UntitledSingleSelectEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    r#enum: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    default: ::core::option::Option<::std::string::String>,
+    title: Option<String>,
+    description: Option<String>,
+    r#enum: Option<Vec<String>>,
+    default: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
@@ -18669,11 +18376,11 @@ impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UntitledSingleSelectEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(UntitledSingleSelectEnumSchema {
+        Ok(UntitledSingleSelectEnumSchema {
             title: self.title,
             description: self.description,
             r#enum: __p::need(self.r#enum, "enum")?,
@@ -18682,8 +18389,8 @@ impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -18692,22 +18399,22 @@ impl<'de> __p::serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
         >(d, "UntitledSingleSelectEnumSchema")
     }
 }
-impl __p::serde::Serialize for UntitledSingleSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UntitledSingleSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("enum", &self.r#enum)?;
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -18722,24 +18429,20 @@ impl __rt::SchemaType for UntitledSingleSelectEnumSchema {
     }
 }
 impl __p::Shape for UntitledSingleSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "enum",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("enum", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("default", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -18756,13 +18459,13 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Array of enum options with values and display labels.
-    pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+    pub one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional default value.
-    pub default: ::core::option::Option<::std::string::String>,
+    pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18771,12 +18474,10 @@ pub struct TitledSingleSelectEnumSchema {
 #[derive(Default)]
 pub struct __TitledSingleSelectEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    one_of: ::core::option::Option<
-        ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-    >,
-    default: ::core::option::Option<::std::string::String>,
+    title: Option<String>,
+    description: Option<String>,
+    one_of: Option<Vec<TitledSingleSelectEnumSchemaOneOfItem>>,
+    default: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
@@ -18799,11 +18500,11 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledSingleSelectEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(TitledSingleSelectEnumSchema {
+        Ok(TitledSingleSelectEnumSchema {
             title: self.title,
             description: self.description,
             one_of: __p::need(self.one_of, "oneOf")?,
@@ -18812,8 +18513,8 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -18822,22 +18523,22 @@ impl<'de> __p::serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
         >(d, "TitledSingleSelectEnumSchema")
     }
 }
-impl __p::serde::Serialize for TitledSingleSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledSingleSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("oneOf", &self.one_of)?;
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -18852,25 +18553,24 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchema {
     }
 }
 impl __p::Shape for TitledSingleSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "oneOf"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 (
                     "oneOf",
-                    <::std::vec::Vec<
-                        TitledSingleSelectEnumSchemaOneOfItem,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <Vec<TitledSingleSelectEnumSchemaOneOfItem> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
-                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("default", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "oneOf"],
@@ -18882,9 +18582,9 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
-    pub r#const: ::std::string::String,
+    pub r#const: String,
     /// Display label for this option.
-    pub title: ::std::string::String,
+    pub title: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -18892,8 +18592,8 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
 /// Reads and writes `TitledSingleSelectEnumSchemaOneOfItem` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TitledSingleSelectEnumSchemaOneOfItemBuilder {
-    r#const: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    r#const: Option<String>,
+    title: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
@@ -18909,18 +18609,18 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledSingleSelectEnumSchemaOneOfItem, E> {
-        ::core::result::Result::Ok(TitledSingleSelectEnumSchemaOneOfItem {
+        Ok(TitledSingleSelectEnumSchemaOneOfItem {
             r#const: __p::need(self.r#const, "const")?,
             title: __p::need(self.title, "title")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -18929,13 +18629,13 @@ impl<'de> __p::serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem
         >(d, "TitledSingleSelectEnumSchemaOneOfItem")
     }
 }
-impl __p::serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("const", &self.r#const)?;
         m.serialize_entry("title", &self.title)?;
         for (k, v) in &self.extra {
@@ -18950,18 +18650,18 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchemaOneOfItem {
     }
 }
 impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["const", "title"],
             &[
-                ("const", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("const", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
@@ -18973,18 +18673,14 @@ pub enum SingleSelectEnumSchema {
     /// [`TitledSingleSelectEnumSchema`]
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
-impl __p::serde::Serialize for SingleSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for SingleSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::UntitledSingleSelectEnumSchema(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::TitledSingleSelectEnumSchema(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
+            Self::UntitledSingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+            Self::TitledSingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -18997,7 +18693,7 @@ impl __rt::SchemaType for SingleSelectEnumSchema {
     }
 }
 impl __p::Shape for SingleSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::score(v),
             <TitledSingleSelectEnumSchema as __p::Shape>::score(v),
@@ -19006,7 +18702,7 @@ impl __p::Shape for SingleSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::fits(v),
             <TitledSingleSelectEnumSchema as __p::Shape>::fits(v),
@@ -19016,27 +18712,27 @@ impl __p::Shape for SingleSelectEnumSchema {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for SingleSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <UntitledSingleSelectEnumSchema as __p::Shape>::score(&v),
             <TitledSingleSelectEnumSchema as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v)
                     .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v)
                     .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of SingleSelectEnumSchema matches this value; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
                     ),
                 )
@@ -19053,17 +18749,17 @@ impl<'de> __p::serde::Deserialize<'de> for SingleSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UntitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Minimum number of items to select.
-    pub min_items: ::core::option::Option<i64>,
+    pub min_items: Option<i64>,
     /// Maximum number of items to select.
-    pub max_items: ::core::option::Option<i64>,
+    pub max_items: Option<i64>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Optional default value.
-    pub default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub default: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -19072,12 +18768,12 @@ pub struct UntitledMultiSelectEnumSchema {
 #[derive(Default)]
 pub struct __UntitledMultiSelectEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    min_items: ::core::option::Option<i64>,
-    max_items: ::core::option::Option<i64>,
-    items: ::core::option::Option<UntitledMultiSelectEnumSchemaItems>,
-    default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    title: Option<String>,
+    description: Option<String>,
+    min_items: Option<i64>,
+    max_items: Option<i64>,
+    items: Option<UntitledMultiSelectEnumSchemaItems>,
+    default: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
@@ -19102,11 +18798,11 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UntitledMultiSelectEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(UntitledMultiSelectEnumSchema {
+        Ok(UntitledMultiSelectEnumSchema {
             title: self.title,
             description: self.description,
             min_items: self.min_items,
@@ -19117,8 +18813,8 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -19127,28 +18823,28 @@ impl<'de> __p::serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
         >(d, "UntitledMultiSelectEnumSchema")
     }
 }
-impl __p::serde::Serialize for UntitledMultiSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UntitledMultiSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "array")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.min_items {
+        if let Some(v) = &self.min_items {
             m.serialize_entry("minItems", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.max_items {
+        if let Some(v) = &self.max_items {
             m.serialize_entry("maxItems", v)?;
         }
         m.serialize_entry("items", &self.items)?;
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -19163,29 +18859,25 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchema {
     }
 }
 impl __p::Shape for UntitledMultiSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "items"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("minItems", <i64 as __p::Shape>::fits as __p::Fit),
                 ("maxItems", <i64 as __p::Shape>::fits as __p::Fit),
                 (
                     "items",
                     <UntitledMultiSelectEnumSchemaItems as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "default",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("default", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "items"],
@@ -19199,7 +18891,7 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub r#enum: Vec<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -19208,7 +18900,7 @@ pub struct UntitledMultiSelectEnumSchemaItems {
 #[derive(Default)]
 pub struct __UntitledMultiSelectEnumSchemaItemsBuilder {
     __lit_type: bool,
-    r#enum: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    r#enum: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __UntitledMultiSelectEnumSchemaItemsBuilder {
@@ -19226,18 +18918,18 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaItemsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<UntitledMultiSelectEnumSchemaItems, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(UntitledMultiSelectEnumSchemaItems {
+        Ok(UntitledMultiSelectEnumSchemaItems {
             r#enum: __p::need(self.r#enum, "enum")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -19246,13 +18938,13 @@ impl<'de> __p::serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
         >(d, "UntitledMultiSelectEnumSchemaItems")
     }
 }
-impl __p::serde::Serialize for UntitledMultiSelectEnumSchemaItems {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
         m.serialize_entry("enum", &self.r#enum)?;
         for (k, v) in &self.extra {
@@ -19267,21 +18959,15 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchemaItems {
     }
 }
 impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
-            &[
-                (
-                    "enum",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-            ],
+            &[("enum", <Vec<String> as __p::Shape>::fits as __p::Fit)],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -19298,17 +18984,17 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
-    pub title: ::core::option::Option<::std::string::String>,
+    pub title: Option<String>,
     /// Optional description for the enum field.
-    pub description: ::core::option::Option<::std::string::String>,
+    pub description: Option<String>,
     /// Minimum number of items to select.
-    pub min_items: ::core::option::Option<i64>,
+    pub min_items: Option<i64>,
     /// Maximum number of items to select.
-    pub max_items: ::core::option::Option<i64>,
+    pub max_items: Option<i64>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Optional default value.
-    pub default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub default: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -19317,12 +19003,12 @@ pub struct TitledMultiSelectEnumSchema {
 #[derive(Default)]
 pub struct __TitledMultiSelectEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    min_items: ::core::option::Option<i64>,
-    max_items: ::core::option::Option<i64>,
-    items: ::core::option::Option<TitledMultiSelectEnumSchemaItems>,
-    default: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    title: Option<String>,
+    description: Option<String>,
+    min_items: Option<i64>,
+    max_items: Option<i64>,
+    items: Option<TitledMultiSelectEnumSchemaItems>,
+    default: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
@@ -19347,11 +19033,11 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledMultiSelectEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(TitledMultiSelectEnumSchema {
+        Ok(TitledMultiSelectEnumSchema {
             title: self.title,
             description: self.description,
             min_items: self.min_items,
@@ -19362,8 +19048,8 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -19372,28 +19058,28 @@ impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
         >(d, "TitledMultiSelectEnumSchema")
     }
 }
-impl __p::serde::Serialize for TitledMultiSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledMultiSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "array")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.min_items {
+        if let Some(v) = &self.min_items {
             m.serialize_entry("minItems", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.max_items {
+        if let Some(v) = &self.max_items {
             m.serialize_entry("maxItems", v)?;
         }
         m.serialize_entry("items", &self.items)?;
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -19408,29 +19094,25 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchema {
     }
 }
 impl __p::Shape for TitledMultiSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "items"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("minItems", <i64 as __p::Shape>::fits as __p::Fit),
                 ("maxItems", <i64 as __p::Shape>::fits as __p::Fit),
                 (
                     "items",
                     <TitledMultiSelectEnumSchemaItems as __p::Shape>::fits as __p::Fit,
                 ),
-                (
-                    "default",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
+                ("default", <Vec<String> as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "items"],
@@ -19442,9 +19124,9 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
-    pub r#const: ::std::string::String,
+    pub r#const: String,
     /// Display title for this option.
-    pub title: ::std::string::String,
+    pub title: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -19452,8 +19134,8 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 /// Reads and writes `TitledMultiSelectEnumSchemaItemsAnyOfItem` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
-    r#const: ::core::option::Option<::std::string::String>,
-    title: ::core::option::Option<::std::string::String>,
+    r#const: Option<String>,
+    title: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
@@ -19469,18 +19151,18 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledMultiSelectEnumSchemaItemsAnyOfItem, E> {
-        ::core::result::Result::Ok(TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        Ok(TitledMultiSelectEnumSchemaItemsAnyOfItem {
             r#const: __p::need(self.r#const, "const")?,
             title: __p::need(self.title, "title")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -19489,13 +19171,13 @@ impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOf
         >(d, "TitledMultiSelectEnumSchemaItemsAnyOfItem")
     }
 }
-impl __p::serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("const", &self.r#const)?;
         m.serialize_entry("title", &self.title)?;
         for (k, v) in &self.extra {
@@ -19510,18 +19192,18 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     }
 }
 impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["const", "title"],
             &[
-                ("const", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("const", <String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
@@ -19529,7 +19211,7 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
-    pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    pub any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -19537,9 +19219,7 @@ pub struct TitledMultiSelectEnumSchemaItems {
 /// Reads and writes `TitledMultiSelectEnumSchemaItems` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TitledMultiSelectEnumSchemaItemsBuilder {
-    any_of: ::core::option::Option<
-        ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-    >,
+    any_of: Option<Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __TitledMultiSelectEnumSchemaItemsBuilder {
@@ -19554,17 +19234,17 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<TitledMultiSelectEnumSchemaItems, E> {
-        ::core::result::Result::Ok(TitledMultiSelectEnumSchemaItems {
+        Ok(TitledMultiSelectEnumSchemaItems {
             any_of: __p::need(self.any_of, "anyOf")?,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -19573,13 +19253,13 @@ impl<'de> __p::serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
         >(d, "TitledMultiSelectEnumSchemaItems")
     }
 }
-impl __p::serde::Serialize for TitledMultiSelectEnumSchemaItems {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("anyOf", &self.any_of)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -19593,22 +19273,21 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItems {
     }
 }
 impl __p::Shape for TitledMultiSelectEnumSchemaItems {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["anyOf"],
             &[
                 (
                     "anyOf",
-                    <::std::vec::Vec<
-                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["anyOf"], &[])
     }
 }
@@ -19620,18 +19299,14 @@ pub enum MultiSelectEnumSchema {
     /// [`TitledMultiSelectEnumSchema`]
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
-impl __p::serde::Serialize for MultiSelectEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for MultiSelectEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::UntitledMultiSelectEnumSchema(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::TitledMultiSelectEnumSchema(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
+            Self::UntitledMultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+            Self::TitledMultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -19644,7 +19319,7 @@ impl __rt::SchemaType for MultiSelectEnumSchema {
     }
 }
 impl __p::Shape for MultiSelectEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::score(v),
             <TitledMultiSelectEnumSchema as __p::Shape>::score(v),
@@ -19653,7 +19328,7 @@ impl __p::Shape for MultiSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::fits(v),
             <TitledMultiSelectEnumSchema as __p::Shape>::fits(v),
@@ -19663,27 +19338,27 @@ impl __p::Shape for MultiSelectEnumSchema {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for MultiSelectEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <UntitledMultiSelectEnumSchema as __p::Shape>::score(&v),
             <TitledMultiSelectEnumSchema as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
+            Some(0usize) => {
                 __p::from_value(v)
                     .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
             }
-            ::core::option::Option::Some(1usize) => {
+            Some(1usize) => {
                 __p::from_value(v)
                     .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
             }
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of MultiSelectEnumSchema matches this value; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
                     ),
                 )
@@ -19697,13 +19372,13 @@ impl<'de> __p::serde::Deserialize<'de> for MultiSelectEnumSchema {
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LegacyTitledEnumSchema {
-    pub title: ::core::option::Option<::std::string::String>,
-    pub description: ::core::option::Option<::std::string::String>,
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub r#enum: Vec<String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
-    pub enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub default: ::core::option::Option<::std::string::String>,
+    pub enum_names: Option<Vec<String>>,
+    pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -19712,11 +19387,11 @@ pub struct LegacyTitledEnumSchema {
 #[derive(Default)]
 pub struct __LegacyTitledEnumSchemaBuilder {
     __lit_type: bool,
-    title: ::core::option::Option<::std::string::String>,
-    description: ::core::option::Option<::std::string::String>,
-    r#enum: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    default: ::core::option::Option<::std::string::String>,
+    title: Option<String>,
+    description: Option<String>,
+    r#enum: Option<Vec<String>>,
+    enum_names: Option<Vec<String>>,
+    default: Option<String>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
@@ -19740,11 +19415,11 @@ impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<LegacyTitledEnumSchema, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        ::core::result::Result::Ok(LegacyTitledEnumSchema {
+        Ok(LegacyTitledEnumSchema {
             title: self.title,
             description: self.description,
             r#enum: __p::need(self.r#enum, "enum")?,
@@ -19754,8 +19429,8 @@ impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for LegacyTitledEnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<
@@ -19764,25 +19439,25 @@ impl<'de> __p::serde::Deserialize<'de> for LegacyTitledEnumSchema {
         >(d, "LegacyTitledEnumSchema")
     }
 }
-impl __p::serde::Serialize for LegacyTitledEnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for LegacyTitledEnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", "string")?;
-        if let ::core::option::Option::Some(v) = &self.title {
+        if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.description {
+        if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
         m.serialize_entry("enum", &self.r#enum)?;
-        if let ::core::option::Option::Some(v) = &self.enum_names {
+        if let Some(v) = &self.enum_names {
             m.serialize_entry("enumNames", v)?;
         }
-        if let ::core::option::Option::Some(v) = &self.default {
+        if let Some(v) = &self.default {
             m.serialize_entry("default", v)?;
         }
         for (k, v) in &self.extra {
@@ -19797,29 +19472,21 @@ impl __rt::SchemaType for LegacyTitledEnumSchema {
     }
 }
 impl __p::Shape for LegacyTitledEnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
             &[
-                ("title", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                ("description", <::std::string::String as __p::Shape>::fits as __p::Fit),
-                (
-                    "enum",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                (
-                    "enumNames",
-                    <::std::vec::Vec<::std::string::String> as __p::Shape>::fits
-                        as __p::Fit,
-                ),
-                ("default", <::std::string::String as __p::Shape>::fits as __p::Fit),
+                ("title", <String as __p::Shape>::fits as __p::Fit),
+                ("description", <String as __p::Shape>::fits as __p::Fit),
+                ("enum", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("enumNames", <Vec<String> as __p::Shape>::fits as __p::Fit),
+                ("default", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -19837,15 +19504,15 @@ pub enum EnumSchema {
     /// [`LegacyTitledEnumSchema`]
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
-impl __p::serde::Serialize for EnumSchema {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for EnumSchema {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::SingleSelectEnumSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::MultiSelectEnumSchema(v) => __p::serde::Serialize::serialize(v, s),
-            Self::LegacyTitledEnumSchema(v) => __p::serde::Serialize::serialize(v, s),
+            Self::SingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+            Self::MultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+            Self::LegacyTitledEnumSchema(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -19859,7 +19526,7 @@ impl __rt::SchemaType for EnumSchema {
     }
 }
 impl __p::Shape for EnumSchema {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <SingleSelectEnumSchema as __p::Shape>::score(v),
             <MultiSelectEnumSchema as __p::Shape>::score(v),
@@ -19869,7 +19536,7 @@ impl __p::Shape for EnumSchema {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <SingleSelectEnumSchema as __p::Shape>::fits(v),
             <MultiSelectEnumSchema as __p::Shape>::fits(v),
@@ -19880,29 +19547,23 @@ impl __p::Shape for EnumSchema {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for EnumSchema {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for EnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <SingleSelectEnumSchema as __p::Shape>::score(&v),
             <MultiSelectEnumSchema as __p::Shape>::score(&v),
             <LegacyTitledEnumSchema as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(EnumSchema::SingleSelectEnumSchema)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(EnumSchema::MultiSelectEnumSchema)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(EnumSchema::LegacyTitledEnumSchema)
-            }
+            Some(0usize) => __p::from_value(v).map(EnumSchema::SingleSelectEnumSchema),
+            Some(1usize) => __p::from_value(v).map(EnumSchema::MultiSelectEnumSchema),
+            Some(2usize) => __p::from_value(v).map(EnumSchema::LegacyTitledEnumSchema),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of EnumSchema matches this value; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
                     ),
                 )
@@ -19930,9 +19591,7 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is `"accept"` and mode was `"form"`.
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    pub content: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
-    >,
+    pub content: Option<BTreeMap<String, ElicitResultContentValue>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -19940,10 +19599,8 @@ pub struct ElicitResult {
 /// Reads and writes `ElicitResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ElicitResultBuilder {
-    action: ::core::option::Option<ElicitResultAction>,
-    content: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
-    >,
+    action: Option<ElicitResultAction>,
+    content: Option<BTreeMap<String, ElicitResultContentValue>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ElicitResultBuilder {
@@ -19959,32 +19616,30 @@ impl __p::Builder for __ElicitResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ElicitResult, E> {
-        ::core::result::Result::Ok(ElicitResult {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ElicitResult, E> {
+        Ok(ElicitResult {
             action: __p::need(self.action, "action")?,
             content: self.content,
             extra: self.extra,
         })
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
     }
 }
-impl __p::serde::Serialize for ElicitResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        use __p::serde::ser::SerializeMap;
-        let mut m = s.serialize_map(::core::option::Option::None)?;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("action", &self.action)?;
-        if let ::core::option::Option::Some(v) = &self.content {
+        if let Some(v) = &self.content {
             m.serialize_entry("content", v)?;
         }
         for (k, v) in &self.extra {
@@ -19999,7 +19654,7 @@ impl __rt::SchemaType for ElicitResult {
     }
 }
 impl __p::Shape for ElicitResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
             &["action"],
@@ -20007,16 +19662,14 @@ impl __p::Shape for ElicitResult {
                 ("action", <ElicitResultAction as __p::Shape>::fits as __p::Fit),
                 (
                     "content",
-                    <::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ElicitResultContentValue,
-                    > as __p::Shape>::fits as __p::Fit,
+                    <BTreeMap<String, ElicitResultContentValue> as __p::Shape>::fits
+                        as __p::Fit,
                 ),
             ],
             &[],
         )
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
     }
 }
@@ -20030,7 +19683,7 @@ pub enum ElicitResultAction {
     /// `"cancel"`
     Cancel,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(::std::string::String),
+    Other(String),
 }
 impl ElicitResultAction {
     /// The value as written on the wire.
@@ -20051,28 +19704,28 @@ impl ElicitResultAction {
         }
     }
 }
-impl ::core::fmt::Display for ElicitResultAction {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl std::fmt::Display for ElicitResultAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl __p::serde::Serialize for ElicitResultAction {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitResultAction {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitResultAction {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitResultAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d)
-            .map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
                 format_args!("expected {}: {e}", "a ElicitResultAction string"),
             ))?;
-        ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+        Ok(Self::from_wire(k.as_str()))
     }
 }
 impl __rt::SchemaType for ElicitResultAction {
@@ -20081,10 +19734,10 @@ impl __rt::SchemaType for ElicitResultAction {
     }
 }
 impl __p::Shape for ElicitResultAction {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         match v.as_str() {
-            ::core::option::Option::Some(s) => {
-                ::core::option::Option::Some(
+            Some(s) => {
+                Some(
                     if !matches!(Self::from_wire(s), Self::Other(_)) {
                         2
                     } else if false {
@@ -20094,7 +19747,7 @@ impl __p::Shape for ElicitResultAction {
                     },
                 )
             }
-            ::core::option::Option::None => ::core::option::Option::None,
+            None => None,
         }
     }
 }
@@ -20104,24 +19757,24 @@ impl __p::Shape for ElicitResultAction {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
     /// String
-    String(::std::string::String),
+    String(String),
     /// Integer
     Integer(i64),
     /// Boolean
     Boolean(bool),
     /// StringArray
-    StringArray(::std::vec::Vec<::std::string::String>),
+    StringArray(Vec<String>),
 }
-impl __p::serde::Serialize for ElicitResultContentValue {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ElicitResultContentValue {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::String(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Integer(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Boolean(v) => __p::serde::Serialize::serialize(v, s),
-            Self::StringArray(v) => __p::serde::Serialize::serialize(v, s),
+            Self::String(v) => serde::Serialize::serialize(v, s),
+            Self::Integer(v) => serde::Serialize::serialize(v, s),
+            Self::Boolean(v) => serde::Serialize::serialize(v, s),
+            Self::StringArray(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -20136,124 +19789,114 @@ impl __rt::SchemaType for ElicitResultContentValue {
     }
 }
 impl __p::Shape for ElicitResultContentValue {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
-            <::std::string::String as __p::Shape>::score(v),
+            <String as __p::Shape>::score(v),
             <i64 as __p::Shape>::score(v),
             <bool as __p::Shape>::score(v),
-            <::std::vec::Vec<::std::string::String> as __p::Shape>::score(v),
+            <Vec<String> as __p::Shape>::score(v),
         ]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
-            <::std::string::String as __p::Shape>::fits(v),
+            <String as __p::Shape>::fits(v),
             <i64 as __p::Shape>::fits(v),
             <bool as __p::Shape>::fits(v),
-            <::std::vec::Vec<::std::string::String> as __p::Shape>::fits(v),
+            <Vec<String> as __p::Shape>::fits(v),
         ]
             .into_iter()
             .flatten()
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ElicitResultContentValue {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         struct V;
-        impl<'de> __p::serde::de::Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = ElicitResultContentValue;
-            fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str(
                     "ElicitResultContentValue (string or integer or boolean or array)",
                 )
             }
-            fn visit_str<E: __p::serde::de::Error>(
+            fn visit_str<E: serde::de::Error>(
                 self,
                 v: &str,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::StrDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_string<E: __p::serde::de::Error>(
+            fn visit_string<E: serde::de::Error>(
                 self,
-                v: ::std::string::String,
+                v: String,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::String(
-                        <::std::string::String as __p::serde::Deserialize<
+                        <String as serde::Deserialize<
                             'de,
                         >>::deserialize(
-                            __p::serde::de::value::StringDeserializer::<E>::new(v),
+                            serde::de::value::StringDeserializer::<E>::new(v),
                         )?,
                     ),
                 )
             }
-            fn visit_i64<E: __p::serde::de::Error>(
+            fn visit_i64<E: serde::de::Error>(
                 self,
                 v: i64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::I64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_u64<E: __p::serde::de::Error>(
+            fn visit_u64<E: serde::de::Error>(
                 self,
                 v: u64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::Integer(
-                        <i64 as __p::serde::Deserialize<
+                        <i64 as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::U64Deserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_bool<E: __p::serde::de::Error>(
+            fn visit_bool<E: serde::de::Error>(
                 self,
                 v: bool,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::Boolean(
-                        <bool as __p::serde::Deserialize<
+                        <bool as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::BoolDeserializer::<E>::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::BoolDeserializer::<E>::new(v))?,
                     ),
                 )
             }
-            fn visit_seq<A: __p::serde::de::SeqAccess<'de>>(
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,
                 v: A,
             ) -> ::core::result::Result<ElicitResultContentValue, A::Error> {
-                ::core::result::Result::Ok(
+                Ok(
                     ElicitResultContentValue::StringArray(
-                        <::std::vec::Vec<
-                            ::std::string::String,
-                        > as __p::serde::Deserialize<
+                        <Vec<
+                            String,
+                        > as serde::Deserialize<
                             'de,
-                        >>::deserialize(
-                            __p::serde::de::value::SeqAccessDeserializer::new(v),
-                        )?,
+                        >>::deserialize(serde::de::value::SeqAccessDeserializer::new(v))?,
                     ),
                 )
             }
@@ -20289,25 +19932,23 @@ pub enum ClientRequest {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ClientRequest {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ClientRequest {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::DiscoverRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourcesRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesRequest(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ReadResourceRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SubscriptionsListenRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsRequest(v) => __p::serde::Serialize::serialize(v, s),
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::DiscoverRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteRequest(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceRequest(v) => serde::Serialize::serialize(v, s),
+            Self::SubscriptionsListenRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -20329,7 +19970,7 @@ impl __rt::SchemaType for ClientRequest {
     }
 }
 impl __p::Shape for ClientRequest {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <DiscoverRequest as __p::Shape>::score(v),
             <CompleteRequest as __p::Shape>::score(v),
@@ -20346,7 +19987,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <DiscoverRequest as __p::Shape>::fits(v),
             <CompleteRequest as __p::Shape>::fits(v),
@@ -20399,10 +20040,8 @@ impl __p::Builder for __ClientRequestBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<ClientRequest, E> {
-        ::core::result::Result::Ok(
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ClientRequest, E> {
+        Ok(
             match self {
                 Self::DiscoverRequest(b) => {
                     ClientRequest::DiscoverRequest(__p::Builder::finish(b)?)
@@ -20443,71 +20082,67 @@ impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
     type Builder = __ClientRequestBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ClientRequestBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ClientRequestBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("server/discover") => {
+                Some("server/discover") => {
                     __ClientRequestBuilder::DiscoverRequest(
-                        <__DiscoverRequestBuilder as ::core::default::Default>::default(),
+                        __DiscoverRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("completion/complete") => {
+                Some("completion/complete") => {
                     __ClientRequestBuilder::CompleteRequest(
-                        <__CompleteRequestBuilder as ::core::default::Default>::default(),
+                        __CompleteRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/get") => {
+                Some("prompts/get") => {
                     __ClientRequestBuilder::GetPromptRequest(
-                        <__GetPromptRequestBuilder as ::core::default::Default>::default(),
+                        __GetPromptRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("prompts/list") => {
+                Some("prompts/list") => {
                     __ClientRequestBuilder::ListPromptsRequest(
-                        <__ListPromptsRequestBuilder as ::core::default::Default>::default(),
+                        __ListPromptsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/list") => {
+                Some("resources/list") => {
                     __ClientRequestBuilder::ListResourcesRequest(
-                        <__ListResourcesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourcesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/templates/list") => {
+                Some("resources/templates/list") => {
                     __ClientRequestBuilder::ListResourceTemplatesRequest(
-                        <__ListResourceTemplatesRequestBuilder as ::core::default::Default>::default(),
+                        __ListResourceTemplatesRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("resources/read") => {
+                Some("resources/read") => {
                     __ClientRequestBuilder::ReadResourceRequest(
-                        <__ReadResourceRequestBuilder as ::core::default::Default>::default(),
+                        __ReadResourceRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("subscriptions/listen") => {
+                Some("subscriptions/listen") => {
                     __ClientRequestBuilder::SubscriptionsListenRequest(
-                        <__SubscriptionsListenRequestBuilder as ::core::default::Default>::default(),
+                        __SubscriptionsListenRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/call") => {
+                Some("tools/call") => {
                     __ClientRequestBuilder::CallToolRequest(
-                        <__CallToolRequestBuilder as ::core::default::Default>::default(),
+                        __CallToolRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("tools/list") => {
+                Some("tools/list") => {
                     __ClientRequestBuilder::ListToolsRequest(
-                        <__ListToolsRequestBuilder as ::core::default::Default>::default(),
+                        __ListToolsRequestBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ClientRequestBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ClientRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ClientRequest>(d)
@@ -20541,31 +20176,23 @@ pub enum ServerNotification {
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
 }
-impl __p::serde::Serialize for ServerNotification {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerNotification {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::CancelledNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ProgressNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::LoggingMessageNotification(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ResourceUpdatedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ResourceListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ToolListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::PromptListChangedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::LoggingMessageNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceUpdatedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ToolListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::PromptListChangedNotification(v) => serde::Serialize::serialize(v, s),
             Self::SubscriptionsAcknowledgedNotification(v) => {
-                __p::serde::Serialize::serialize(v, s)
+                serde::Serialize::serialize(v, s)
             }
-            Self::Unknown(v) => __p::serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -20587,7 +20214,7 @@ impl __rt::SchemaType for ServerNotification {
     }
 }
 impl __p::Shape for ServerNotification {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -20602,7 +20229,7 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -20653,10 +20280,10 @@ impl __p::Builder for __ServerNotificationBuilder {
             Self::Unknown(m) => __p::unknown(m, key, src),
         }
     }
-    fn finish<E: __p::serde::de::Error>(
+    fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ServerNotification, E> {
-        ::core::result::Result::Ok(
+        Ok(
             match self {
                 Self::CancelledNotification(b) => {
                     ServerNotification::CancelledNotification(__p::Builder::finish(b)?)
@@ -20703,63 +20330,57 @@ impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
     type Builder = __ServerNotificationBuilder;
-    fn builder_for(
-        tag: ::core::option::Option<&str>,
-    ) -> ::core::option::Option<__ServerNotificationBuilder> {
-        ::core::option::Option::Some(
+    fn builder_for(tag: Option<&str>) -> Option<__ServerNotificationBuilder> {
+        Some(
             match tag {
-                ::core::option::Option::Some("notifications/cancelled") => {
+                Some("notifications/cancelled") => {
                     __ServerNotificationBuilder::CancelledNotification(
-                        <__CancelledNotificationBuilder as ::core::default::Default>::default(),
+                        __CancelledNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/progress") => {
+                Some("notifications/progress") => {
                     __ServerNotificationBuilder::ProgressNotification(
-                        <__ProgressNotificationBuilder as ::core::default::Default>::default(),
+                        __ProgressNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/message") => {
+                Some("notifications/message") => {
                     __ServerNotificationBuilder::LoggingMessageNotification(
-                        <__LoggingMessageNotificationBuilder as ::core::default::Default>::default(),
+                        __LoggingMessageNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/updated") => {
+                Some("notifications/resources/updated") => {
                     __ServerNotificationBuilder::ResourceUpdatedNotification(
-                        <__ResourceUpdatedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceUpdatedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/resources/list_changed") => {
+                Some("notifications/resources/list_changed") => {
                     __ServerNotificationBuilder::ResourceListChangedNotification(
-                        <__ResourceListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ResourceListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/tools/list_changed") => {
+                Some("notifications/tools/list_changed") => {
                     __ServerNotificationBuilder::ToolListChangedNotification(
-                        <__ToolListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __ToolListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some("notifications/prompts/list_changed") => {
+                Some("notifications/prompts/list_changed") => {
                     __ServerNotificationBuilder::PromptListChangedNotification(
-                        <__PromptListChangedNotificationBuilder as ::core::default::Default>::default(),
+                        __PromptListChangedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(
-                    "notifications/subscriptions/acknowledged",
-                ) => {
+                Some("notifications/subscriptions/acknowledged") => {
                     __ServerNotificationBuilder::SubscriptionsAcknowledgedNotification(
-                        <__SubscriptionsAcknowledgedNotificationBuilder as ::core::default::Default>::default(),
+                        __SubscriptionsAcknowledgedNotificationBuilder::default(),
                     )
                 }
-                ::core::option::Option::Some(_) => {
-                    __ServerNotificationBuilder::Unknown(__rt::JsonObject::new())
-                }
-                ::core::option::Option::None => return ::core::option::Option::None,
+                Some(_) => __ServerNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
             },
         )
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerNotification>(d)
@@ -20795,26 +20416,24 @@ pub enum ServerResult {
     /// [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
-impl __p::serde::Serialize for ServerResult {
-    fn serialize<S: __p::serde::Serializer>(
+impl serde::Serialize for ServerResult {
+    fn serialize<S: serde::Serializer>(
         &self,
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::EmptyResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::DiscoverResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CompleteResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::GetPromptResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListPromptsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListResourceTemplatesResult(v) => {
-                __p::serde::Serialize::serialize(v, s)
-            }
-            Self::ListResourcesResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ReadResourceResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::SubscriptionsListenResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::CallToolResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::ListToolsResult(v) => __p::serde::Serialize::serialize(v, s),
-            Self::InputRequiredResult(v) => __p::serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+            Self::DiscoverResult(v) => serde::Serialize::serialize(v, s),
+            Self::CompleteResult(v) => serde::Serialize::serialize(v, s),
+            Self::GetPromptResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
+            Self::SubscriptionsListenResult(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
+            Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -20837,7 +20456,7 @@ impl __rt::SchemaType for ServerResult {
     }
 }
 impl __p::Shape for ServerResult {
-    fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <DiscoverResult as __p::Shape>::score(v),
@@ -20856,7 +20475,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+    fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <DiscoverResult as __p::Shape>::fits(v),
@@ -20876,11 +20495,11 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
-impl<'de> __p::serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: __p::serde::Deserializer<'de>>(
+impl<'de> serde::Deserialize<'de> for ServerResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
         let scores = [
             <EmptyResult as __p::Shape>::score(&v),
             <DiscoverResult as __p::Shape>::score(&v),
@@ -20896,45 +20515,25 @@ impl<'de> __p::serde::Deserialize<'de> for ServerResult {
             <InputRequiredResult as __p::Shape>::score(&v),
         ];
         match __p::best(&scores) {
-            ::core::option::Option::Some(0usize) => {
-                __p::from_value(v).map(ServerResult::EmptyResult)
-            }
-            ::core::option::Option::Some(1usize) => {
-                __p::from_value(v).map(ServerResult::DiscoverResult)
-            }
-            ::core::option::Option::Some(2usize) => {
-                __p::from_value(v).map(ServerResult::CompleteResult)
-            }
-            ::core::option::Option::Some(3usize) => {
-                __p::from_value(v).map(ServerResult::GetPromptResult)
-            }
-            ::core::option::Option::Some(4usize) => {
-                __p::from_value(v).map(ServerResult::ListPromptsResult)
-            }
-            ::core::option::Option::Some(5usize) => {
+            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
+            Some(1usize) => __p::from_value(v).map(ServerResult::DiscoverResult),
+            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
+            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
+            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
+            Some(5usize) => {
                 __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
             }
-            ::core::option::Option::Some(6usize) => {
-                __p::from_value(v).map(ServerResult::ListResourcesResult)
-            }
-            ::core::option::Option::Some(7usize) => {
-                __p::from_value(v).map(ServerResult::ReadResourceResult)
-            }
-            ::core::option::Option::Some(8usize) => {
+            Some(6usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
+            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
+            Some(8usize) => {
                 __p::from_value(v).map(ServerResult::SubscriptionsListenResult)
             }
-            ::core::option::Option::Some(9usize) => {
-                __p::from_value(v).map(ServerResult::CallToolResult)
-            }
-            ::core::option::Option::Some(10usize) => {
-                __p::from_value(v).map(ServerResult::ListToolsResult)
-            }
-            ::core::option::Option::Some(11usize) => {
-                __p::from_value(v).map(ServerResult::InputRequiredResult)
-            }
+            Some(9usize) => __p::from_value(v).map(ServerResult::CallToolResult),
+            Some(10usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
+            Some(11usize) => __p::from_value(v).map(ServerResult::InputRequiredResult),
             _ => {
-                ::core::result::Result::Err(
-                    <D::Error as __p::serde::de::Error>::custom(
+                Err(
+                    <D::Error as serde::de::Error>::custom(
                         "no variant of ServerResult matches this value; expected EmptyResult (with `resultType`); DiscoverResult (with `resultType`, `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `resultType`, `completion`); GetPromptResult (with `resultType`, `messages`); ListPromptsResult (with `resultType`, `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `resultType`, `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `resultType`, `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `resultType`, `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`, `resultType`); CallToolResult (with `resultType`, `content`); ListToolsResult (with `resultType`, `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\")",
                     ),
                 )
@@ -21389,25 +20988,17 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
-) -> ::core::option::Option<
-    ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    >,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<
-        T: __p::serde::Serialize + __p::serde::de::DeserializeOwned + __rt::SchemaType,
-    >(
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
         json: &str,
-    ) -> ::core::result::Result<
-        (__p::serde_json::Value, &'static str),
-        __p::serde_json::Error,
-    > {
-        let t: T = __p::serde_json::from_str(json)?;
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t: T = serde_json::from_str(json)?;
         let name = t.schema_name();
-        ::core::result::Result::Ok((__p::serde_json::to_value(&t)?, name))
+        Ok((serde_json::to_value(&t)?, name))
     }
-    ::core::option::Option::Some(
+    Some(
         match type_name {
             "JSONValue" => go::<JSONValue>(json),
             "JSONObject" => go::<JSONObject>(json),
@@ -21649,7 +21240,7 @@ pub fn roundtrip_json(
             "ClientResult" => go::<ClientResult>(json),
             "ServerNotification" => go::<ServerNotification>(json),
             "ServerResult" => go::<ServerResult>(json),
-            _ => return ::core::option::Option::None,
+            _ => return None,
         },
     )
 }

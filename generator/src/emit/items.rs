@@ -39,6 +39,8 @@ pub fn module(space: &TypeSpace, module: &Module) -> TokenStream {
         #![doc = #source]
         #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 
+        use std::collections::BTreeMap;
+
         use crate::runtime::{self as __rt, __private as __p};
         #(#uses)*
 
@@ -102,12 +104,12 @@ impl<'a> Ctx<'a> {
 
     fn rust_ty(&self, ty: &Ty) -> TokenStream {
         match ty {
-            Ty::String => quote! { ::std::string::String },
+            Ty::String => quote! { String },
             Ty::Integer => quote! { i64 },
-            Ty::Number => quote! { __p::serde_json::Number },
+            Ty::Number => quote! { serde_json::Number },
             Ty::Boolean => quote! { bool },
             Ty::Null => quote! { () },
-            Ty::Value => quote! { __p::serde_json::Value },
+            Ty::Value => quote! { serde_json::Value },
             Ty::Object => quote! { __rt::JsonObject },
             Ty::Named(r) => self.type_path(r, false),
             Ty::Binding(b) => {
@@ -116,11 +118,11 @@ impl<'a> Ctx<'a> {
             }
             Ty::Array(inner) => {
                 let inner = self.rust_ty(inner);
-                quote! { ::std::vec::Vec<#inner> }
+                quote! { Vec<#inner> }
             }
             Ty::Map(inner) => {
                 let inner = self.rust_ty(inner);
-                quote! { ::std::collections::BTreeMap<::std::string::String, #inner> }
+                quote! { BTreeMap<String, #inner> }
             }
             Ty::Nullable(inner) => {
                 let inner = self.rust_ty(inner);
@@ -189,7 +191,7 @@ impl<'a> Ctx<'a> {
         let typed_rest = !matches!(s.rest, Ty::Value);
         let rest_ty = if typed_rest {
             let t = self.rust_ty(&s.rest);
-            quote! { ::std::collections::BTreeMap<::std::string::String, #t> }
+            quote! { BTreeMap<String, #t> }
         } else {
             quote! { __rt::JsonObject }
         };
@@ -254,8 +256,8 @@ impl<'a> Ctx<'a> {
             known_fits.push(quote! { (#wire, <#ty as __p::Shape>::fits as __p::Fit) });
             let is_value = matches!(f.ty, Ty::Value);
             if f.optional {
-                fields.push(quote! { #fdocs #fdep pub #ident: ::core::option::Option<#ty>, });
-                slots.push(quote! { #ident: ::core::option::Option<#ty>, });
+                fields.push(quote! { #fdocs #fdep pub #ident: Option<#ty>, });
+                slots.push(quote! { #ident: Option<#ty>, });
                 let arm = if is_value {
                     quote! { #wire => __p::optional_value(&mut self.#ident, #wire, src), }
                 } else if typed_rest {
@@ -265,12 +267,12 @@ impl<'a> Ctx<'a> {
                 };
                 arms.push(arm);
                 inits.push(quote! { #ident: self.#ident, });
-                writes.push(quote! { if let ::core::option::Option::Some(v) = &self.#ident { m.serialize_entry(#wire, v)?; } });
+                writes.push(quote! { if let Some(v) = &self.#ident { m.serialize_entry(#wire, v)?; } });
             } else {
                 required_keys.push(wire.clone());
                 all_default &= self.defaultable(&f.ty, &mut BTreeSet::from([item.name.clone()]));
                 fields.push(quote! { #fdocs #fdep pub #ident: #ty, });
-                slots.push(quote! { #ident: ::core::option::Option<#ty>, });
+                slots.push(quote! { #ident: Option<#ty>, });
                 arms.push(quote! { #wire => __p::required(&mut self.#ident, #wire, src), });
                 inits.push(quote! { #ident: __p::need(self.#ident, #wire)?, });
                 writes.push(quote! { m.serialize_entry(#wire, &self.#ident)?; });
@@ -314,22 +316,22 @@ impl<'a> Ctx<'a> {
                         #unknown_arm
                     }
                 }
-                fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<#name, E> {
+                fn finish<E: serde::de::Error>(self) -> ::core::result::Result<#name, E> {
                     #(#checks)*
-                    ::core::result::Result::Ok(#name { #(#inits)* extra: self.extra })
+                    Ok(#name { #(#inits)* extra: self.extra })
                 }
             }
 
-            impl<'de> __p::serde::Deserialize<'de> for #name {
-                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                     __p::deserialize_struct::<D, #builder>(d, #name_str)
                 }
             }
 
-            impl __p::serde::Serialize for #name {
-                fn serialize<S: __p::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
-                    use __p::serde::ser::SerializeMap;
-                    let mut m = s.serialize_map(::core::option::Option::None)?;
+            impl serde::Serialize for #name {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    use serde::ser::SerializeMap;
+                    let mut m = s.serialize_map(None)?;
                     #(#writes)*
                     for (k, v) in &self.extra {
                         m.serialize_entry(k, v)?;
@@ -343,10 +345,10 @@ impl<'a> Ctx<'a> {
             }
 
             impl __p::Shape for #name {
-                fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                fn score(v: &serde_json::Value) -> Option<u32> {
                     __p::score_object(v, &[#(#required_keys),*], &[#(#known_fits),*], &[#(#score_lits),*])
                 }
-                fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                fn fits(v: &serde_json::Value) -> Option<u32> {
                     __p::fits_object(v, &[#(#required_keys),*], &[#(#score_lits),*])
                 }
             }
@@ -375,7 +377,7 @@ impl<'a> Ctx<'a> {
             pub enum #name {
                 #( #[doc = #value_docs] #variants, )*
                 #[doc = #other_doc]
-                Other(::std::string::String),
+                Other(String),
             }
 
             impl #name {
@@ -395,22 +397,22 @@ impl<'a> Ctx<'a> {
                 }
             }
 
-            impl ::core::fmt::Display for #name {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            impl std::fmt::Display for #name {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                     f.write_str(self.as_str())
                 }
             }
 
-            impl __p::serde::Serialize for #name {
-                fn serialize<S: __p::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+            impl serde::Serialize for #name {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
                     s.serialize_str(self.as_str())
                 }
             }
 
-            impl<'de> __p::serde::Deserialize<'de> for #name {
-                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                    let k = <__p::Key<'de> as __p::serde::Deserialize>::deserialize(d).map_err(|e: D::Error| <D::Error as __p::serde::de::Error>::custom(format_args!("expected {}: {e}", #expecting)))?;
-                    ::core::result::Result::Ok(Self::from_wire(k.as_str()))
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d).map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(format_args!("expected {}: {e}", #expecting)))?;
+                    Ok(Self::from_wire(k.as_str()))
                 }
             }
 
@@ -419,10 +421,10 @@ impl<'a> Ctx<'a> {
             }
 
             impl __p::Shape for #name {
-                fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                fn score(v: &serde_json::Value) -> Option<u32> {
                     match v.as_str() {
-                        ::core::option::Option::Some(s) => ::core::option::Option::Some(if !matches!(Self::from_wire(s), Self::Other(_)) { 2 } else if #open { 1 } else { 0 }),
-                        ::core::option::Option::None => ::core::option::Option::None,
+                        Some(s) => Some(if !matches!(Self::from_wire(s), Self::Other(_)) { 2 } else if #open { 1 } else { 0 }),
+                        None => None,
                     }
                 }
             }
@@ -465,7 +467,7 @@ impl<'a> Ctx<'a> {
         } else {
             quote! {}
         };
-        let unknown_ser = if has_unknown { quote! { Self::Unknown(v) => __p::serde::Serialize::serialize(v, s), } } else { quote! {} };
+        let unknown_ser = if has_unknown { quote! { Self::Unknown(v) => serde::Serialize::serialize(v, s), } } else { quote! {} };
         let unknown_name = if has_unknown { quote! { Self::Unknown(_) => "Unknown", } } else { quote! {} };
         let de = match &u.dispatch {
             Dispatch::Tag(t) => self.tagged_impl(item, u, t, has_unknown),
@@ -481,10 +483,10 @@ impl<'a> Ctx<'a> {
                 #unknown_variant
             }
 
-            impl __p::serde::Serialize for #name {
-                fn serialize<S: __p::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+            impl serde::Serialize for #name {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
                     match self {
-                        #( Self::#vnames(v) => __p::serde::Serialize::serialize(v, s), )*
+                        #( Self::#vnames(v) => serde::Serialize::serialize(v, s), )*
                         #unknown_ser
                     }
                 }
@@ -500,10 +502,10 @@ impl<'a> Ctx<'a> {
             }
 
             impl __p::Shape for #name {
-                fn score(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                fn score(v: &serde_json::Value) -> Option<u32> {
                     [#( <#vtys as __p::Shape>::score(v) ),*].into_iter().flatten().max()
                 }
-                fn fits(v: &__p::serde_json::Value) -> ::core::option::Option<u32> {
+                fn fits(v: &serde_json::Value) -> Option<u32> {
                     [#( <#vtys as __p::Shape>::fits(v) ),*].into_iter().flatten().max()
                 }
             }
@@ -527,26 +529,26 @@ impl<'a> Ctx<'a> {
                 let inner = self.rust_ty(&u.variants[i].ty);
                 quote! { #builder::#v(<#inner as __p::Tagged>::builder_for(#tag)?) }
             } else {
-                quote! { #builder::#v(<#b as ::core::default::Default>::default()) }
+                quote! { #builder::#v(#b::default()) }
             }
         };
         let cases = t.cases.iter().map(|(value, i)| {
             let mk = make(*i, quote! { tag });
-            quote! { ::core::option::Option::Some(#value) => #mk, }
+            quote! { Some(#value) => #mk, }
         });
         let other = match t.on_other {
             Some(i) => {
                 let mk = make(i, quote! { tag });
-                quote! { ::core::option::Option::Some(_) => #mk, }
+                quote! { Some(_) => #mk, }
             }
-            None => quote! { ::core::option::Option::Some(_) => #builder::Unknown(__rt::JsonObject::new()), },
+            None => quote! { Some(_) => #builder::Unknown(__rt::JsonObject::new()), },
         };
         let absent = match t.on_absent {
             Some(i) => {
-                let mk = make(i, quote! { ::core::option::Option::None });
-                quote! { ::core::option::Option::None => #mk, }
+                let mk = make(i, quote! { None });
+                quote! { None => #mk, }
             }
-            None => quote! { ::core::option::Option::None => return ::core::option::Option::None, },
+            None => quote! { None => return None, },
         };
         let unknown_builder = if has_unknown { quote! { Unknown(__rt::JsonObject), } } else { quote! {} };
         let unknown_field = if has_unknown { quote! { Self::Unknown(m) => __p::unknown(m, key, src), } } else { quote! {} };
@@ -566,8 +568,8 @@ impl<'a> Ctx<'a> {
                         #unknown_field
                     }
                 }
-                fn finish<E: __p::serde::de::Error>(self) -> ::core::result::Result<#name, E> {
-                    ::core::result::Result::Ok(match self {
+                fn finish<E: serde::de::Error>(self) -> ::core::result::Result<#name, E> {
+                    Ok(match self {
                         #( Self::#vnames(b) => #name::#vnames(__p::Builder::finish(b)?), )*
                         #unknown_finish
                     })
@@ -578,8 +580,8 @@ impl<'a> Ctx<'a> {
                 const TAG: &'static str = #field;
                 const EXPECTING: &'static str = #expecting;
                 type Builder = #builder;
-                fn builder_for(tag: ::core::option::Option<&str>) -> ::core::option::Option<#builder> {
-                    ::core::option::Option::Some(match tag {
+                fn builder_for(tag: Option<&str>) -> Option<#builder> {
+                    Some(match tag {
                         #(#cases)*
                         #other
                         #absent
@@ -587,8 +589,8 @@ impl<'a> Ctx<'a> {
                 }
             }
 
-            impl<'de> __p::serde::Deserialize<'de> for #name {
-                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                     __p::deserialize_tagged::<D, #name>(d)
                 }
             }
@@ -611,63 +613,63 @@ impl<'a> Ctx<'a> {
         let ok = |i: usize, value: TokenStream| -> TokenStream {
             let v = format_ident!("{}", u.variants[i].name);
             let ty = self.rust_ty(&u.variants[i].ty);
-            quote! { ::core::result::Result::Ok(#name::#v(<#ty as __p::serde::Deserialize<'de>>::deserialize(#value)?)) }
+            quote! { Ok(#name::#v(<#ty as serde::Deserialize<'de>>::deserialize(#value)?)) }
         };
         if let Some(i) = find(JsonKind::String) {
-            let a = ok(i, quote! { __p::serde::de::value::StrDeserializer::<E>::new(v) });
-            let b = ok(i, quote! { __p::serde::de::value::StringDeserializer::<E>::new(v) });
+            let a = ok(i, quote! { serde::de::value::StrDeserializer::<E>::new(v) });
+            let b = ok(i, quote! { serde::de::value::StringDeserializer::<E>::new(v) });
             methods.push(quote! {
-                fn visit_str<E: __p::serde::de::Error>(self, v: &str) -> ::core::result::Result<#name, E> { #a }
-                fn visit_string<E: __p::serde::de::Error>(self, v: ::std::string::String) -> ::core::result::Result<#name, E> { #b }
+                fn visit_str<E: serde::de::Error>(self, v: &str) -> ::core::result::Result<#name, E> { #a }
+                fn visit_string<E: serde::de::Error>(self, v: String) -> ::core::result::Result<#name, E> { #b }
             });
         }
         let int = find(JsonKind::Integer);
         let num = find(JsonKind::Number);
         if let Some(i) = int.or(num) {
-            let a = ok(i, quote! { __p::serde::de::value::I64Deserializer::<E>::new(v) });
-            let b = ok(i, quote! { __p::serde::de::value::U64Deserializer::<E>::new(v) });
+            let a = ok(i, quote! { serde::de::value::I64Deserializer::<E>::new(v) });
+            let b = ok(i, quote! { serde::de::value::U64Deserializer::<E>::new(v) });
             methods.push(quote! {
-                fn visit_i64<E: __p::serde::de::Error>(self, v: i64) -> ::core::result::Result<#name, E> { #a }
-                fn visit_u64<E: __p::serde::de::Error>(self, v: u64) -> ::core::result::Result<#name, E> { #b }
+                fn visit_i64<E: serde::de::Error>(self, v: i64) -> ::core::result::Result<#name, E> { #a }
+                fn visit_u64<E: serde::de::Error>(self, v: u64) -> ::core::result::Result<#name, E> { #b }
             });
         }
         if let Some(i) = num {
-            let a = ok(i, quote! { __p::serde::de::value::F64Deserializer::<E>::new(v) });
+            let a = ok(i, quote! { serde::de::value::F64Deserializer::<E>::new(v) });
             methods.push(quote! {
-                fn visit_f64<E: __p::serde::de::Error>(self, v: f64) -> ::core::result::Result<#name, E> { #a }
+                fn visit_f64<E: serde::de::Error>(self, v: f64) -> ::core::result::Result<#name, E> { #a }
             });
         }
         if let Some(i) = find(JsonKind::Boolean) {
-            let a = ok(i, quote! { __p::serde::de::value::BoolDeserializer::<E>::new(v) });
+            let a = ok(i, quote! { serde::de::value::BoolDeserializer::<E>::new(v) });
             methods.push(quote! {
-                fn visit_bool<E: __p::serde::de::Error>(self, v: bool) -> ::core::result::Result<#name, E> { #a }
+                fn visit_bool<E: serde::de::Error>(self, v: bool) -> ::core::result::Result<#name, E> { #a }
             });
         }
         if let Some(i) = find(JsonKind::Null) {
-            let a = ok(i, quote! { __p::serde::de::value::UnitDeserializer::<E>::new() });
+            let a = ok(i, quote! { serde::de::value::UnitDeserializer::<E>::new() });
             methods.push(quote! {
-                fn visit_unit<E: __p::serde::de::Error>(self) -> ::core::result::Result<#name, E> { #a }
+                fn visit_unit<E: serde::de::Error>(self) -> ::core::result::Result<#name, E> { #a }
             });
         }
         if let Some(i) = find(JsonKind::Array) {
-            let a = ok(i, quote! { __p::serde::de::value::SeqAccessDeserializer::new(v) });
+            let a = ok(i, quote! { serde::de::value::SeqAccessDeserializer::new(v) });
             methods.push(quote! {
-                fn visit_seq<A: __p::serde::de::SeqAccess<'de>>(self, v: A) -> ::core::result::Result<#name, A::Error> { #a }
+                fn visit_seq<A: serde::de::SeqAccess<'de>>(self, v: A) -> ::core::result::Result<#name, A::Error> { #a }
             });
         }
         if let Some(i) = find(JsonKind::Object) {
-            let a = ok(i, quote! { __p::serde::de::value::MapAccessDeserializer::new(v) });
+            let a = ok(i, quote! { serde::de::value::MapAccessDeserializer::new(v) });
             methods.push(quote! {
-                fn visit_map<A: __p::serde::de::MapAccess<'de>>(self, v: A) -> ::core::result::Result<#name, A::Error> { #a }
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, v: A) -> ::core::result::Result<#name, A::Error> { #a }
             });
         }
         quote! {
-            impl<'de> __p::serde::Deserialize<'de> for #name {
-                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                     struct V;
-                    impl<'de> __p::serde::de::Visitor<'de> for V {
+                    impl<'de> serde::de::Visitor<'de> for V {
                         type Value = #name;
-                        fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                             f.write_str(#expecting)
                         }
                         #(#methods)*
@@ -686,13 +688,13 @@ impl<'a> Ctx<'a> {
         let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
         let msg = format!("no variant of {} matches this value; expected {expected}", item.name);
         quote! {
-            impl<'de> __p::serde::Deserialize<'de> for #name {
-                fn deserialize<D: __p::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                    let v = <__p::serde_json::Value as __p::serde::Deserialize>::deserialize(d)?;
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
                     let scores = [#( <#vtys as __p::Shape>::score(&v) ),*];
                     match __p::best(&scores) {
-                        #( ::core::option::Option::Some(#idx) => __p::from_value(v).map(#name::#vnames), )*
-                        _ => ::core::result::Result::Err(<D::Error as __p::serde::de::Error>::custom(#msg)),
+                        #( Some(#idx) => __p::from_value(v).map(#name::#vnames), )*
+                        _ => Err(<D::Error as serde::de::Error>::custom(#msg)),
                     }
                 }
             }
@@ -791,15 +793,15 @@ impl<'a> Ctx<'a> {
             /// Returns `None` for a name this module does not have; otherwise the
             /// re-serialized value and the schema name of what was read (for a union,
             /// the variant it chose).
-            pub fn roundtrip_json(type_name: &str, json: &str) -> ::core::option::Option<::core::result::Result<(__p::serde_json::Value, &'static str), __p::serde_json::Error>> {
-                fn go<T: __p::serde::Serialize + __p::serde::de::DeserializeOwned + __rt::SchemaType>(json: &str) -> ::core::result::Result<(__p::serde_json::Value, &'static str), __p::serde_json::Error> {
-                    let t: T = __p::serde_json::from_str(json)?;
+            pub fn roundtrip_json(type_name: &str, json: &str) -> Option<::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>> {
+                fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(json: &str) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+                    let t: T = serde_json::from_str(json)?;
                     let name = t.schema_name();
-                    ::core::result::Result::Ok((__p::serde_json::to_value(&t)?, name))
+                    Ok((serde_json::to_value(&t)?, name))
                 }
-                ::core::option::Option::Some(match type_name {
+                Some(match type_name {
                     #(#arms)*
-                    _ => return ::core::option::Option::None,
+                    _ => return None,
                 })
             }
         }

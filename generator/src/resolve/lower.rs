@@ -147,6 +147,9 @@ impl<'a> Lowerer<'a> {
             if self.decls.insert(d.name.as_str(), d).is_some() {
                 self.diags.push(Diagnostic::new(&d.location, format!("`{}` is declared twice (declaration merging is not supported)", d.name)));
             }
+            if RESERVED.contains(&d.name.as_str()) {
+                self.diags.push(Diagnostic::new(&d.location, format!("a type named `{}` would shadow the Rust type the generated code uses under that name", d.name)));
+            }
             self.taken.insert(d.name.clone());
         }
         for imp in &file.imports {
@@ -660,6 +663,9 @@ impl<'a> Lowerer<'a> {
         Some(Ty::Named(TypeRef { module: self.module.name.clone(), name }))
     }
 }
+
+/// Names the emitted code uses unqualified; a schema type may not take them.
+const RESERVED: &[&str] = &["Option", "Some", "None", "Ok", "Err", "String", "Vec", "Box", "BTreeMap", "Default", "serde", "serde_json"];
 
 enum Members {
     One(Ty),
