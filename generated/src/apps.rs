@@ -2440,7 +2440,7 @@ impl __p::Shape for McpUiMessageResult {
 }
 /// Notification that the sandbox proxy iframe is ready to receive content.
 ///
-/// See also: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx#sandbox-proxy
+/// See also: <https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx#sandbox-proxy>
 ///
 /// Marked `@internal` in the schema.
 ///
@@ -2538,7 +2538,7 @@ impl __p::Shape for McpUiSandboxProxyReadyNotification {
 }
 /// Notification containing HTML resource for the sandbox proxy to load.
 ///
-/// See also: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx#sandbox-proxy
+/// See also: <https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx#sandbox-proxy>
 ///
 /// Marked `@internal` in the schema.
 ///
@@ -6294,7 +6294,8 @@ pub struct McpUiResourceCsp {
     /// - Maps to CSP `connect-src` directive
     /// - Empty or omitted → no network connections (secure default)
     ///
-    /// Example (```ts):
+    /// Example:
+    /// ```ts
     /// ["https://api.weather.com", "wss://realtime.service.com"]
     /// ```
     pub connect_domains: Option<Vec<String>>,
@@ -6304,7 +6305,8 @@ pub struct McpUiResourceCsp {
     /// - Wildcard subdomains supported: `https://*.example.com`
     /// - Empty or omitted → no network resources (secure default)
     ///
-    /// Example (```ts):
+    /// Example:
+    /// ```ts
     /// ["https://cdn.jsdelivr.net", "https://*.cloudflare.com"]
     /// ```
     pub resource_domains: Option<Vec<String>>,
@@ -6313,7 +6315,8 @@ pub struct McpUiResourceCsp {
     /// - Maps to CSP `frame-src` directive
     /// - Empty or omitted → no nested iframes allowed (`frame-src 'none'`)
     ///
-    /// Example (```ts):
+    /// Example:
+    /// ```ts
     /// ["https://www.youtube.com", "https://player.vimeo.com"]
     /// ```
     pub frame_domains: Option<Vec<String>>,
@@ -6322,7 +6325,8 @@ pub struct McpUiResourceCsp {
     /// - Maps to CSP `base-uri` directive
     /// - Empty or omitted → only same origin allowed (`base-uri 'self'`)
     ///
-    /// Example (```ts):
+    /// Example:
+    /// ```ts
     /// ["https://cdn.example.com"]
     /// ```
     pub base_uri_domains: Option<Vec<String>>,
@@ -6571,11 +6575,13 @@ pub struct McpUiResourceMeta {
     ///
     /// If omitted, host uses default sandbox origin (typically per-conversation).
     ///
-    /// Example (```ts):
+    /// Example:
+    /// ```ts
     /// "a904794854a047f6.claudemcpcontent.com"
     /// ```
     ///
-    /// Example (```ts):
+    /// Example:
+    /// ```ts
     /// "www-example-com.oaiusercontent.com"
     /// ```
     pub domain: Option<String>,
@@ -7032,7 +7038,8 @@ impl __p::Shape for McpUiToolVisibility {
 pub struct McpUiToolMeta {
     /// URI of the UI resource to display for this tool, if any.
     ///
-    /// Example (```ts):
+    /// Example:
+    /// ```ts
     /// "ui://weather/view.html"
     /// ```
     pub resource_uri: Option<String>,
@@ -7132,7 +7139,8 @@ impl __p::Shape for McpUiToolMeta {
 /// accessing internal Zod schema properties. External libraries should use
 /// these constants instead of accessing `schema.shape.method._def.values[0]`.
 ///
-/// Example (```typescript):
+/// Example:
+/// ```typescript
 /// import { SANDBOX_PROXY_READY_METHOD } from '@modelcontextprotocol/ext-apps';
 ///
 /// if (event.data.method === SANDBOX_PROXY_READY_METHOD) {

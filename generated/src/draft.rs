@@ -13454,7 +13454,7 @@ impl __p::Shape for LoggingMessageNotification {
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
-/// https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
+/// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {

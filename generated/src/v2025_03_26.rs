@@ -109,7 +109,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
         }
     }
 }
-/// A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
+/// A JSON-RPC batch request, as described in <https://www.jsonrpc.org/specification#batch>.
 pub type JSONRPCBatchRequest = Vec<JSONRPCBatchRequestItem>;
 /// The inline type of [`JSONRPCBatchRequest`]`.[]`.
 ///
@@ -186,7 +186,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCBatchRequestItem {
         }
     }
 }
-/// A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
+/// A JSON-RPC batch response, as described in <https://www.jsonrpc.org/specification#batch>.
 pub type JSONRPCBatchResponse = Vec<JSONRPCBatchResponseItem>;
 /// The inline type of [`JSONRPCBatchResponse`]`.[]`.
 ///
@@ -7793,7 +7793,7 @@ impl __p::Shape for LoggingMessageNotificationParams {
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
-/// https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
+/// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
     /// `"debug"`

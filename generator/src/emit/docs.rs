@@ -19,7 +19,11 @@ pub fn render(doc: &Doc, resolves: &dyn Fn(&str) -> bool) -> Vec<String> {
             "description" | "category" | "internal" | "deprecated" => {}
             "see" => notes.push(format!("See also: {value}")),
             "example" => {
-                let (title, body) = value.split_once('\n').unwrap_or((value.as_str(), ""));
+                let (title, body) = match value.split_once('\n') {
+                    _ if value.trim_start().starts_with("```") => ("", value.as_str()),
+                    Some((t, b)) => (t, b),
+                    None => (value.as_str(), ""),
+                };
                 let title = title.trim();
                 let body = body.trim();
                 match (title.is_empty(), body.is_empty()) {
@@ -85,7 +89,52 @@ fn convert(text: &str, resolves: &dyn Fn(&str) -> bool) -> String {
         rest = &after[end + 1..];
     }
     out.push_str(rest);
-    absolutize_links(&out)
+    angle_bare_urls(&absolutize_links(&out))
+}
+
+/// Rustdoc wants bare URLs in angle brackets; code spans, fences and markdown links are left alone.
+fn angle_bare_urls(text: &str) -> String {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    for line in text.split('\n') {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+        if in_fence || !line.contains("://") {
+            out.push(line.to_string());
+            continue;
+        }
+        let mut result = String::new();
+        let mut in_code = false;
+        let mut word = String::new();
+        let flush = |word: &mut String, result: &mut String, in_code: bool| {
+            let linked = result.ends_with("](") || result.ends_with('<');
+            let bare = !in_code && !linked && (word.starts_with("http://") || word.starts_with("https://"));
+            if bare {
+                let trimmed = word.trim_end_matches(['.', ',', ';', ':', ')']);
+                let tail = &word[trimmed.len()..];
+                result.push_str(&format!("<{trimmed}>{tail}"));
+            } else {
+                result.push_str(word);
+            }
+            word.clear();
+        };
+        for c in line.chars() {
+            if c == '`' {
+                flush(&mut word, &mut result, in_code);
+                in_code = !in_code;
+                result.push(c);
+            } else if c.is_whitespace() || c == '(' || c == '[' || c == '<' || c == '"' {
+                flush(&mut word, &mut result, in_code);
+                result.push(c);
+            } else {
+                word.push(c);
+            }
+        }
+        flush(&mut word, &mut result, in_code);
+        out.push(result);
+    }
+    out.join("\n")
 }
 
 fn link(body: &str, resolves: &dyn Fn(&str) -> bool) -> String {
@@ -122,5 +171,11 @@ mod tests {
         let known = |n: &str| n == "Tool";
         let d = Doc { text: "See {@link Tool} and {@link Tool | tools} and {@link Foo} and {@link https://x.y | X}, [m](/specification/a).".into(), tags: vec![] };
         assert_eq!(render(&d, &known), vec!["See [`Tool`] and [`tools`](Tool) and `Foo` and [X](https://x.y), [m](https://modelcontextprotocol.io/specification/a).".to_string()]);
+    }
+
+    #[test]
+    fn bare_urls_get_angle_brackets() {
+        let d = Doc { text: "As in https://a.b/c#d. Not `https://x` nor <https://y>.".into(), tags: vec![] };
+        assert_eq!(render(&d, &|_| false), vec!["As in <https://a.b/c#d>. Not `https://x` nor <https://y>.".to_string()]);
     }
 }
