@@ -69,6 +69,12 @@ pub fn run(root: &Path, check: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// The Cargo feature of every generated module, in configuration order.
+pub fn module_features(root: &Path) -> Result<Vec<String>, String> {
+    let text = fs::read_to_string(root.join(CONFIG)).map_err(|e| format!("{CONFIG}: {e}"))?;
+    Ok(Config::from_toml(&text)?.modules.into_iter().map(|m| m.feature).collect())
+}
+
 fn normalize(s: &str) -> String {
     s.replace("\r\n", "\n")
 }

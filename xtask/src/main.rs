@@ -52,17 +52,33 @@ pub fn schema_sync(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The one command CI and the README use: inputs, drift, then every test.
+/// The one command CI and the README use: inputs, drift, each feature alone,
+/// warning-free docs, then every test.
 fn test(root: &Path) -> Result<(), String> {
     codegen::run(root, true)?;
+    let mut features = vec![String::new()];
+    features.extend(codegen::module_features(root)?);
+    for f in &features {
+        let shown = if f.is_empty() { "no features".to_string() } else { format!("feature {f} alone") };
+        cargo(root, &["check", "--quiet", "-p", "mcp-schema", "--no-default-features", "--features", f], &[])
+            .map_err(|e| format!("{shown}: {e}"))?;
+        println!("check: mcp-schema with {shown} compiles");
+    }
+    cargo(root, &["doc", "--quiet", "-p", "mcp-schema", "--all-features", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
+    println!("doc: mcp-schema docs build without warnings");
+    cargo(root, &["test", "--workspace", "--all-features", "--no-fail-fast"], &[])
+}
+
+fn cargo(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root)
-        .args(["test", "--workspace", "--all-features", "--no-fail-fast"])
+        .args(args)
+        .envs(env.iter().copied())
         .status()
-        .map_err(|e| format!("could not run cargo test: {e}"))?;
+        .map_err(|e| format!("could not run cargo: {e}"))?;
     if status.success() {
         Ok(())
     } else {
-        Err("cargo test failed".into())
+        Err(format!("`cargo {}` failed", args.join(" ")))
     }
 }
