@@ -73,20 +73,16 @@ impl __rt::SchemaType for McpUiTheme {
 }
 impl __p::Shape for McpUiTheme {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Display mode for UI presentation.
@@ -151,20 +147,16 @@ impl __rt::SchemaType for McpUiDisplayMode {
 }
 impl __p::Shape for McpUiDisplayMode {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// CSS variable keys available to MCP apps for theming.
@@ -521,20 +513,16 @@ impl __rt::SchemaType for McpUiStyleVariableKey {
 }
 impl __p::Shape for McpUiStyleVariableKey {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Style variables for theming MCP apps.
@@ -4212,20 +4200,16 @@ impl __rt::SchemaType for McpUiHostContextPlatform {
 }
 impl __p::Shape for McpUiHostContextPlatform {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// The inline type of [`McpUiHostContext`]`.deviceCapabilities`.
@@ -4822,72 +4806,7 @@ impl __p::Shape for McpUiResourceTeardownRequest {
 /// Result from graceful shutdown request.
 ///
 /// See also: [`McpUiResourceTeardownRequest`]
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct McpUiResourceTeardownResult {
-    /// Other keys, which the schema allows (index signature).
-    pub extra: __rt::JsonObject,
-}
-#[doc(hidden)]
-/// Reads and writes `McpUiResourceTeardownResult` objects; see [`__p::Builder`].
-#[derive(Default)]
-pub struct __McpUiResourceTeardownResultBuilder {
-    extra: __rt::JsonObject,
-}
-impl __p::Builder for __McpUiResourceTeardownResultBuilder {
-    type Output = McpUiResourceTeardownResult;
-    fn field<'de, S: __p::FieldSource<'de>>(
-        &mut self,
-        key: __p::Key<'de>,
-        src: S,
-    ) -> ::core::result::Result<(), S::Error> {
-        match key.as_str() {
-            _ => __p::unknown(&mut self.extra, key, src),
-        }
-    }
-    fn finish<E: serde::de::Error>(
-        self,
-    ) -> ::core::result::Result<McpUiResourceTeardownResult, E> {
-        Ok(McpUiResourceTeardownResult {
-            extra: self.extra,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for McpUiResourceTeardownResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        d: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __McpUiResourceTeardownResultBuilder,
-        >(d, "McpUiResourceTeardownResult")
-    }
-}
-impl serde::Serialize for McpUiResourceTeardownResult {
-    fn serialize<S: serde::Serializer>(
-        &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(None)?;
-        for (k, v) in &self.extra {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
-}
-impl __rt::SchemaType for McpUiResourceTeardownResult {
-    fn schema_name(&self) -> &'static str {
-        "McpUiResourceTeardownResult"
-    }
-}
-impl __p::Shape for McpUiResourceTeardownResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
-        __p::score_object(v, &[], &[], &[])
-    }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &[], &[])
-    }
-}
+pub type McpUiResourceTeardownResult = __rt::JsonObject;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSupportedContentBlockModalities {
     /// Host supports text content blocks.
@@ -7015,20 +6934,16 @@ impl __rt::SchemaType for McpUiToolVisibility {
 }
 impl __p::Shape for McpUiToolVisibility {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// UI-related metadata for tools.
@@ -7337,69 +7252,69 @@ pub const NOTIFICATIONS: &[(&str, &str)] = &[
     ("ui/notifications/request-teardown", "McpUiRequestTeardownNotification"),
     ("ui/notifications/initialized", "McpUiInitializedNotification"),
 ];
-/// The name of every type in this module.
-pub const TYPE_NAMES: &[&str] = &[
-    "McpUiTheme",
-    "McpUiDisplayMode",
-    "McpUiStyleVariableKey",
-    "McpUiStyles",
-    "McpUiOpenLinkRequest",
-    "McpUiOpenLinkRequestParams",
-    "McpUiOpenLinkResult",
-    "McpUiDownloadFileRequest",
-    "McpUiDownloadFileRequestParamsContentsItem",
-    "McpUiDownloadFileRequestParams",
-    "McpUiDownloadFileResult",
-    "McpUiMessageRequest",
-    "McpUiMessageRequestParams",
-    "McpUiMessageResult",
-    "McpUiSandboxProxyReadyNotification",
-    "McpUiSandboxResourceReadyNotification",
-    "McpUiSandboxResourceReadyNotificationParams",
-    "McpUiSizeChangedNotification",
-    "McpUiSizeChangedNotificationParams",
-    "McpUiToolInputNotification",
-    "McpUiToolInputNotificationParams",
-    "McpUiToolInputPartialNotification",
-    "McpUiToolInputPartialNotificationParams",
-    "McpUiToolResultNotification",
-    "McpUiToolCancelledNotification",
-    "McpUiToolCancelledNotificationParams",
-    "McpUiHostCss",
-    "McpUiHostStyles",
-    "McpUiHostContext",
-    "McpUiHostContextToolInfo",
-    "McpUiHostContextContainerDimensions",
-    "McpUiHostContextPlatform",
-    "McpUiHostContextDeviceCapabilities",
-    "McpUiHostContextSafeAreaInsets",
-    "McpUiHostContextChangedNotification",
-    "McpUiUpdateModelContextRequest",
-    "McpUiUpdateModelContextRequestParams",
-    "McpUiResourceTeardownRequest",
-    "McpUiResourceTeardownResult",
-    "McpUiSupportedContentBlockModalities",
-    "McpUiRequestTeardownNotification",
-    "McpUiHostCapabilities",
-    "McpUiHostCapabilitiesServerTools",
-    "McpUiHostCapabilitiesServerResources",
-    "McpUiHostCapabilitiesSandbox",
-    "McpUiHostCapabilitiesSampling",
-    "McpUiAppCapabilities",
-    "McpUiAppCapabilitiesTools",
-    "McpUiInitializeRequest",
-    "McpUiInitializeRequestParams",
-    "McpUiInitializeResult",
-    "McpUiInitializedNotification",
-    "McpUiResourceCsp",
-    "McpUiResourcePermissions",
-    "McpUiResourceMeta",
-    "McpUiRequestDisplayModeRequest",
-    "McpUiRequestDisplayModeRequestParams",
-    "McpUiRequestDisplayModeResult",
-    "McpUiToolVisibility",
-    "McpUiToolMeta",
-    "McpUiClientCapabilities",
+/// Every type in this module: its schema name and whether it is a `struct`, `union`, `enum` or `alias`.
+pub const TYPES: &[(&str, &str)] = &[
+    ("McpUiTheme", "enum"),
+    ("McpUiDisplayMode", "enum"),
+    ("McpUiStyleVariableKey", "enum"),
+    ("McpUiStyles", "struct"),
+    ("McpUiOpenLinkRequest", "struct"),
+    ("McpUiOpenLinkRequestParams", "struct"),
+    ("McpUiOpenLinkResult", "struct"),
+    ("McpUiDownloadFileRequest", "struct"),
+    ("McpUiDownloadFileRequestParamsContentsItem", "union"),
+    ("McpUiDownloadFileRequestParams", "struct"),
+    ("McpUiDownloadFileResult", "struct"),
+    ("McpUiMessageRequest", "struct"),
+    ("McpUiMessageRequestParams", "struct"),
+    ("McpUiMessageResult", "struct"),
+    ("McpUiSandboxProxyReadyNotification", "struct"),
+    ("McpUiSandboxResourceReadyNotification", "struct"),
+    ("McpUiSandboxResourceReadyNotificationParams", "struct"),
+    ("McpUiSizeChangedNotification", "struct"),
+    ("McpUiSizeChangedNotificationParams", "struct"),
+    ("McpUiToolInputNotification", "struct"),
+    ("McpUiToolInputNotificationParams", "struct"),
+    ("McpUiToolInputPartialNotification", "struct"),
+    ("McpUiToolInputPartialNotificationParams", "struct"),
+    ("McpUiToolResultNotification", "struct"),
+    ("McpUiToolCancelledNotification", "struct"),
+    ("McpUiToolCancelledNotificationParams", "struct"),
+    ("McpUiHostCss", "struct"),
+    ("McpUiHostStyles", "struct"),
+    ("McpUiHostContext", "struct"),
+    ("McpUiHostContextToolInfo", "struct"),
+    ("McpUiHostContextContainerDimensions", "struct"),
+    ("McpUiHostContextPlatform", "enum"),
+    ("McpUiHostContextDeviceCapabilities", "struct"),
+    ("McpUiHostContextSafeAreaInsets", "struct"),
+    ("McpUiHostContextChangedNotification", "struct"),
+    ("McpUiUpdateModelContextRequest", "struct"),
+    ("McpUiUpdateModelContextRequestParams", "struct"),
+    ("McpUiResourceTeardownRequest", "struct"),
+    ("McpUiResourceTeardownResult", "alias"),
+    ("McpUiSupportedContentBlockModalities", "struct"),
+    ("McpUiRequestTeardownNotification", "struct"),
+    ("McpUiHostCapabilities", "struct"),
+    ("McpUiHostCapabilitiesServerTools", "struct"),
+    ("McpUiHostCapabilitiesServerResources", "struct"),
+    ("McpUiHostCapabilitiesSandbox", "struct"),
+    ("McpUiHostCapabilitiesSampling", "struct"),
+    ("McpUiAppCapabilities", "struct"),
+    ("McpUiAppCapabilitiesTools", "struct"),
+    ("McpUiInitializeRequest", "struct"),
+    ("McpUiInitializeRequestParams", "struct"),
+    ("McpUiInitializeResult", "struct"),
+    ("McpUiInitializedNotification", "struct"),
+    ("McpUiResourceCsp", "struct"),
+    ("McpUiResourcePermissions", "struct"),
+    ("McpUiResourceMeta", "struct"),
+    ("McpUiRequestDisplayModeRequest", "struct"),
+    ("McpUiRequestDisplayModeRequestParams", "struct"),
+    ("McpUiRequestDisplayModeResult", "struct"),
+    ("McpUiToolVisibility", "enum"),
+    ("McpUiToolMeta", "struct"),
+    ("McpUiClientCapabilities", "struct"),
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[

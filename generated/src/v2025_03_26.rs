@@ -5837,20 +5837,16 @@ impl __rt::SchemaType for Role {
 }
 impl __p::Shape for Role {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Describes a message returned as part of a prompt.
@@ -7875,20 +7871,16 @@ impl __rt::SchemaType for LoggingLevel {
 }
 impl __p::Shape for LoggingLevel {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -8050,20 +8042,16 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
 }
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// The inline type of [`CreateMessageRequest`]`.params`.
@@ -8398,20 +8386,16 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
 }
 impl __p::Shape for CreateMessageResultStopReason {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if true {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if true {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Describes a message issued to or received from an LLM API.
@@ -11503,126 +11487,126 @@ pub const NOTIFICATIONS: &[(&str, &str)] = &[
     ("notifications/message", "LoggingMessageNotification"),
     ("notifications/roots/list_changed", "RootsListChangedNotification"),
 ];
-/// The name of every type in this module.
-pub const TYPE_NAMES: &[&str] = &[
-    "JSONRPCMessage",
-    "JSONRPCBatchRequest",
-    "JSONRPCBatchRequestItem",
-    "JSONRPCBatchResponse",
-    "JSONRPCBatchResponseItem",
-    "ProgressToken",
-    "Cursor",
-    "Request",
-    "RequestParamsMeta",
-    "RequestParams",
-    "Notification",
-    "NotificationParams",
-    "Result",
-    "RequestId",
-    "JSONRPCRequest",
-    "JSONRPCNotification",
-    "JSONRPCResponse",
-    "JSONRPCError",
-    "JSONRPCErrorError",
-    "EmptyResult",
-    "CancelledNotification",
-    "CancelledNotificationParams",
-    "InitializeRequest",
-    "InitializeRequestParams",
-    "InitializeResult",
-    "InitializedNotification",
-    "ClientCapabilities",
-    "ClientCapabilitiesRoots",
-    "ServerCapabilities",
-    "ServerCapabilitiesPrompts",
-    "ServerCapabilitiesResources",
-    "ServerCapabilitiesTools",
-    "Implementation",
-    "PingRequest",
-    "ProgressNotification",
-    "ProgressNotificationParams",
-    "PaginatedRequest",
-    "PaginatedRequestParams",
-    "PaginatedResult",
-    "ListResourcesRequest",
-    "ListResourcesResult",
-    "ListResourceTemplatesRequest",
-    "ListResourceTemplatesResult",
-    "ReadResourceRequest",
-    "ReadResourceRequestParams",
-    "ReadResourceResult",
-    "ReadResourceResultContentsItem",
-    "ResourceListChangedNotification",
-    "SubscribeRequest",
-    "SubscribeRequestParams",
-    "UnsubscribeRequest",
-    "UnsubscribeRequestParams",
-    "ResourceUpdatedNotification",
-    "ResourceUpdatedNotificationParams",
-    "Resource",
-    "ResourceTemplate",
-    "ResourceContents",
-    "TextResourceContents",
-    "BlobResourceContents",
-    "ListPromptsRequest",
-    "ListPromptsResult",
-    "GetPromptRequest",
-    "GetPromptRequestParams",
-    "GetPromptResult",
-    "Prompt",
-    "PromptArgument",
-    "Role",
-    "PromptMessage",
-    "PromptMessageContent",
-    "EmbeddedResource",
-    "EmbeddedResourceResource",
-    "PromptListChangedNotification",
-    "ListToolsRequest",
-    "ListToolsResult",
-    "CallToolResult",
-    "CallToolResultContentItem",
-    "CallToolRequest",
-    "CallToolRequestParams",
-    "ToolListChangedNotification",
-    "ToolAnnotations",
-    "Tool",
-    "ToolInputSchema",
-    "SetLevelRequest",
-    "SetLevelRequestParams",
-    "LoggingMessageNotification",
-    "LoggingMessageNotificationParams",
-    "LoggingLevel",
-    "CreateMessageRequest",
-    "CreateMessageRequestParamsIncludeContext",
-    "CreateMessageRequestParams",
-    "CreateMessageResult",
-    "CreateMessageResultStopReason",
-    "SamplingMessage",
-    "SamplingMessageContent",
-    "Annotations",
-    "TextContent",
-    "ImageContent",
-    "AudioContent",
-    "ModelPreferences",
-    "ModelHint",
-    "CompleteRequest",
-    "CompleteRequestParamsRef",
-    "CompleteRequestParamsArgument",
-    "CompleteRequestParams",
-    "CompleteResult",
-    "CompleteResultCompletion",
-    "ResourceReference",
-    "PromptReference",
-    "ListRootsRequest",
-    "ListRootsResult",
-    "Root",
-    "RootsListChangedNotification",
-    "ClientRequest",
-    "ClientNotification",
-    "ClientResult",
-    "ServerRequest",
-    "ServerNotification",
-    "ServerResult",
+/// Every type in this module: its schema name and whether it is a `struct`, `union`, `enum` or `alias`.
+pub const TYPES: &[(&str, &str)] = &[
+    ("JSONRPCMessage", "union"),
+    ("JSONRPCBatchRequest", "alias"),
+    ("JSONRPCBatchRequestItem", "union"),
+    ("JSONRPCBatchResponse", "alias"),
+    ("JSONRPCBatchResponseItem", "union"),
+    ("ProgressToken", "union"),
+    ("Cursor", "alias"),
+    ("Request", "struct"),
+    ("RequestParamsMeta", "struct"),
+    ("RequestParams", "struct"),
+    ("Notification", "struct"),
+    ("NotificationParams", "struct"),
+    ("Result", "struct"),
+    ("RequestId", "union"),
+    ("JSONRPCRequest", "struct"),
+    ("JSONRPCNotification", "struct"),
+    ("JSONRPCResponse", "struct"),
+    ("JSONRPCError", "struct"),
+    ("JSONRPCErrorError", "struct"),
+    ("EmptyResult", "alias"),
+    ("CancelledNotification", "struct"),
+    ("CancelledNotificationParams", "struct"),
+    ("InitializeRequest", "struct"),
+    ("InitializeRequestParams", "struct"),
+    ("InitializeResult", "struct"),
+    ("InitializedNotification", "struct"),
+    ("ClientCapabilities", "struct"),
+    ("ClientCapabilitiesRoots", "struct"),
+    ("ServerCapabilities", "struct"),
+    ("ServerCapabilitiesPrompts", "struct"),
+    ("ServerCapabilitiesResources", "struct"),
+    ("ServerCapabilitiesTools", "struct"),
+    ("Implementation", "struct"),
+    ("PingRequest", "struct"),
+    ("ProgressNotification", "struct"),
+    ("ProgressNotificationParams", "struct"),
+    ("PaginatedRequest", "struct"),
+    ("PaginatedRequestParams", "struct"),
+    ("PaginatedResult", "struct"),
+    ("ListResourcesRequest", "struct"),
+    ("ListResourcesResult", "struct"),
+    ("ListResourceTemplatesRequest", "struct"),
+    ("ListResourceTemplatesResult", "struct"),
+    ("ReadResourceRequest", "struct"),
+    ("ReadResourceRequestParams", "struct"),
+    ("ReadResourceResult", "struct"),
+    ("ReadResourceResultContentsItem", "union"),
+    ("ResourceListChangedNotification", "struct"),
+    ("SubscribeRequest", "struct"),
+    ("SubscribeRequestParams", "struct"),
+    ("UnsubscribeRequest", "struct"),
+    ("UnsubscribeRequestParams", "struct"),
+    ("ResourceUpdatedNotification", "struct"),
+    ("ResourceUpdatedNotificationParams", "struct"),
+    ("Resource", "struct"),
+    ("ResourceTemplate", "struct"),
+    ("ResourceContents", "struct"),
+    ("TextResourceContents", "struct"),
+    ("BlobResourceContents", "struct"),
+    ("ListPromptsRequest", "struct"),
+    ("ListPromptsResult", "struct"),
+    ("GetPromptRequest", "struct"),
+    ("GetPromptRequestParams", "struct"),
+    ("GetPromptResult", "struct"),
+    ("Prompt", "struct"),
+    ("PromptArgument", "struct"),
+    ("Role", "enum"),
+    ("PromptMessage", "struct"),
+    ("PromptMessageContent", "union"),
+    ("EmbeddedResource", "struct"),
+    ("EmbeddedResourceResource", "union"),
+    ("PromptListChangedNotification", "struct"),
+    ("ListToolsRequest", "struct"),
+    ("ListToolsResult", "struct"),
+    ("CallToolResult", "struct"),
+    ("CallToolResultContentItem", "union"),
+    ("CallToolRequest", "struct"),
+    ("CallToolRequestParams", "struct"),
+    ("ToolListChangedNotification", "struct"),
+    ("ToolAnnotations", "struct"),
+    ("Tool", "struct"),
+    ("ToolInputSchema", "struct"),
+    ("SetLevelRequest", "struct"),
+    ("SetLevelRequestParams", "struct"),
+    ("LoggingMessageNotification", "struct"),
+    ("LoggingMessageNotificationParams", "struct"),
+    ("LoggingLevel", "enum"),
+    ("CreateMessageRequest", "struct"),
+    ("CreateMessageRequestParamsIncludeContext", "enum"),
+    ("CreateMessageRequestParams", "struct"),
+    ("CreateMessageResult", "struct"),
+    ("CreateMessageResultStopReason", "enum"),
+    ("SamplingMessage", "struct"),
+    ("SamplingMessageContent", "union"),
+    ("Annotations", "struct"),
+    ("TextContent", "struct"),
+    ("ImageContent", "struct"),
+    ("AudioContent", "struct"),
+    ("ModelPreferences", "struct"),
+    ("ModelHint", "struct"),
+    ("CompleteRequest", "struct"),
+    ("CompleteRequestParamsRef", "union"),
+    ("CompleteRequestParamsArgument", "struct"),
+    ("CompleteRequestParams", "struct"),
+    ("CompleteResult", "struct"),
+    ("CompleteResultCompletion", "struct"),
+    ("ResourceReference", "struct"),
+    ("PromptReference", "struct"),
+    ("ListRootsRequest", "struct"),
+    ("ListRootsResult", "struct"),
+    ("Root", "struct"),
+    ("RootsListChangedNotification", "struct"),
+    ("ClientRequest", "union"),
+    ("ClientNotification", "union"),
+    ("ClientResult", "union"),
+    ("ServerRequest", "union"),
+    ("ServerNotification", "union"),
+    ("ServerResult", "union"),
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[

@@ -5902,20 +5902,16 @@ impl __rt::SchemaType for Role {
 }
 impl __p::Shape for Role {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Describes a message returned as part of a prompt.
@@ -7961,20 +7957,16 @@ impl __rt::SchemaType for LoggingLevel {
 }
 impl __p::Shape for LoggingLevel {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -8136,20 +8128,16 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
 }
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// The inline type of [`CreateMessageRequest`]`.params`.
@@ -8486,20 +8474,16 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
 }
 impl __p::Shape for CreateMessageResultStopReason {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if true {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if true {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Describes a message issued to or received from an LLM API.
@@ -11367,20 +11351,16 @@ impl __rt::SchemaType for StringSchemaFormat {
 }
 impl __p::Shape for StringSchemaFormat {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -11550,20 +11530,16 @@ impl __rt::SchemaType for NumberSchemaType {
 }
 impl __p::Shape for NumberSchemaType {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 ///
@@ -11941,20 +11917,16 @@ impl __rt::SchemaType for ElicitResultAction {
 }
 impl __p::Shape for ElicitResultAction {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// The inline type of [`ElicitResult`]`.content{}`.
@@ -13234,138 +13206,138 @@ pub const NOTIFICATIONS: &[(&str, &str)] = &[
     ("notifications/message", "LoggingMessageNotification"),
     ("notifications/roots/list_changed", "RootsListChangedNotification"),
 ];
-/// The name of every type in this module.
-pub const TYPE_NAMES: &[&str] = &[
-    "JSONRPCMessage",
-    "ProgressToken",
-    "Cursor",
-    "Request",
-    "RequestParamsMeta",
-    "RequestParams",
-    "Notification",
-    "NotificationParams",
-    "Result",
-    "RequestId",
-    "JSONRPCRequest",
-    "JSONRPCNotification",
-    "JSONRPCResponse",
-    "JSONRPCError",
-    "JSONRPCErrorError",
-    "EmptyResult",
-    "CancelledNotification",
-    "CancelledNotificationParams",
-    "InitializeRequest",
-    "InitializeRequestParams",
-    "InitializeResult",
-    "InitializedNotification",
-    "ClientCapabilities",
-    "ClientCapabilitiesRoots",
-    "ServerCapabilities",
-    "ServerCapabilitiesPrompts",
-    "ServerCapabilitiesResources",
-    "ServerCapabilitiesTools",
-    "BaseMetadata",
-    "Implementation",
-    "PingRequest",
-    "ProgressNotification",
-    "ProgressNotificationParams",
-    "PaginatedRequest",
-    "PaginatedRequestParams",
-    "PaginatedResult",
-    "ListResourcesRequest",
-    "ListResourcesResult",
-    "ListResourceTemplatesRequest",
-    "ListResourceTemplatesResult",
-    "ReadResourceRequest",
-    "ReadResourceRequestParams",
-    "ReadResourceResult",
-    "ReadResourceResultContentsItem",
-    "ResourceListChangedNotification",
-    "SubscribeRequest",
-    "SubscribeRequestParams",
-    "UnsubscribeRequest",
-    "UnsubscribeRequestParams",
-    "ResourceUpdatedNotification",
-    "ResourceUpdatedNotificationParams",
-    "Resource",
-    "ResourceTemplate",
-    "ResourceContents",
-    "TextResourceContents",
-    "BlobResourceContents",
-    "ListPromptsRequest",
-    "ListPromptsResult",
-    "GetPromptRequest",
-    "GetPromptRequestParams",
-    "GetPromptResult",
-    "Prompt",
-    "PromptArgument",
-    "Role",
-    "PromptMessage",
-    "ResourceLink",
-    "EmbeddedResource",
-    "EmbeddedResourceResource",
-    "PromptListChangedNotification",
-    "ListToolsRequest",
-    "ListToolsResult",
-    "CallToolResult",
-    "CallToolRequest",
-    "CallToolRequestParams",
-    "ToolListChangedNotification",
-    "ToolAnnotations",
-    "Tool",
-    "ToolInputSchema",
-    "ToolOutputSchema",
-    "SetLevelRequest",
-    "SetLevelRequestParams",
-    "LoggingMessageNotification",
-    "LoggingMessageNotificationParams",
-    "LoggingLevel",
-    "CreateMessageRequest",
-    "CreateMessageRequestParamsIncludeContext",
-    "CreateMessageRequestParams",
-    "CreateMessageResult",
-    "CreateMessageResultStopReason",
-    "SamplingMessage",
-    "SamplingMessageContent",
-    "Annotations",
-    "ContentBlock",
-    "TextContent",
-    "ImageContent",
-    "AudioContent",
-    "ModelPreferences",
-    "ModelHint",
-    "CompleteRequest",
-    "CompleteRequestParamsRef",
-    "CompleteRequestParamsArgument",
-    "CompleteRequestParamsContext",
-    "CompleteRequestParams",
-    "CompleteResult",
-    "CompleteResultCompletion",
-    "ResourceTemplateReference",
-    "PromptReference",
-    "ListRootsRequest",
-    "ListRootsResult",
-    "Root",
-    "RootsListChangedNotification",
-    "ElicitRequest",
-    "ElicitRequestParamsRequestedSchema",
-    "ElicitRequestParams",
-    "PrimitiveSchemaDefinition",
-    "StringSchema",
-    "StringSchemaFormat",
-    "NumberSchema",
-    "NumberSchemaType",
-    "BooleanSchema",
-    "EnumSchema",
-    "ElicitResult",
-    "ElicitResultAction",
-    "ElicitResultContentValue",
-    "ClientRequest",
-    "ClientNotification",
-    "ClientResult",
-    "ServerRequest",
-    "ServerNotification",
-    "ServerResult",
+/// Every type in this module: its schema name and whether it is a `struct`, `union`, `enum` or `alias`.
+pub const TYPES: &[(&str, &str)] = &[
+    ("JSONRPCMessage", "union"),
+    ("ProgressToken", "union"),
+    ("Cursor", "alias"),
+    ("Request", "struct"),
+    ("RequestParamsMeta", "struct"),
+    ("RequestParams", "struct"),
+    ("Notification", "struct"),
+    ("NotificationParams", "struct"),
+    ("Result", "struct"),
+    ("RequestId", "union"),
+    ("JSONRPCRequest", "struct"),
+    ("JSONRPCNotification", "struct"),
+    ("JSONRPCResponse", "struct"),
+    ("JSONRPCError", "struct"),
+    ("JSONRPCErrorError", "struct"),
+    ("EmptyResult", "alias"),
+    ("CancelledNotification", "struct"),
+    ("CancelledNotificationParams", "struct"),
+    ("InitializeRequest", "struct"),
+    ("InitializeRequestParams", "struct"),
+    ("InitializeResult", "struct"),
+    ("InitializedNotification", "struct"),
+    ("ClientCapabilities", "struct"),
+    ("ClientCapabilitiesRoots", "struct"),
+    ("ServerCapabilities", "struct"),
+    ("ServerCapabilitiesPrompts", "struct"),
+    ("ServerCapabilitiesResources", "struct"),
+    ("ServerCapabilitiesTools", "struct"),
+    ("BaseMetadata", "struct"),
+    ("Implementation", "struct"),
+    ("PingRequest", "struct"),
+    ("ProgressNotification", "struct"),
+    ("ProgressNotificationParams", "struct"),
+    ("PaginatedRequest", "struct"),
+    ("PaginatedRequestParams", "struct"),
+    ("PaginatedResult", "struct"),
+    ("ListResourcesRequest", "struct"),
+    ("ListResourcesResult", "struct"),
+    ("ListResourceTemplatesRequest", "struct"),
+    ("ListResourceTemplatesResult", "struct"),
+    ("ReadResourceRequest", "struct"),
+    ("ReadResourceRequestParams", "struct"),
+    ("ReadResourceResult", "struct"),
+    ("ReadResourceResultContentsItem", "union"),
+    ("ResourceListChangedNotification", "struct"),
+    ("SubscribeRequest", "struct"),
+    ("SubscribeRequestParams", "struct"),
+    ("UnsubscribeRequest", "struct"),
+    ("UnsubscribeRequestParams", "struct"),
+    ("ResourceUpdatedNotification", "struct"),
+    ("ResourceUpdatedNotificationParams", "struct"),
+    ("Resource", "struct"),
+    ("ResourceTemplate", "struct"),
+    ("ResourceContents", "struct"),
+    ("TextResourceContents", "struct"),
+    ("BlobResourceContents", "struct"),
+    ("ListPromptsRequest", "struct"),
+    ("ListPromptsResult", "struct"),
+    ("GetPromptRequest", "struct"),
+    ("GetPromptRequestParams", "struct"),
+    ("GetPromptResult", "struct"),
+    ("Prompt", "struct"),
+    ("PromptArgument", "struct"),
+    ("Role", "enum"),
+    ("PromptMessage", "struct"),
+    ("ResourceLink", "struct"),
+    ("EmbeddedResource", "struct"),
+    ("EmbeddedResourceResource", "union"),
+    ("PromptListChangedNotification", "struct"),
+    ("ListToolsRequest", "struct"),
+    ("ListToolsResult", "struct"),
+    ("CallToolResult", "struct"),
+    ("CallToolRequest", "struct"),
+    ("CallToolRequestParams", "struct"),
+    ("ToolListChangedNotification", "struct"),
+    ("ToolAnnotations", "struct"),
+    ("Tool", "struct"),
+    ("ToolInputSchema", "struct"),
+    ("ToolOutputSchema", "struct"),
+    ("SetLevelRequest", "struct"),
+    ("SetLevelRequestParams", "struct"),
+    ("LoggingMessageNotification", "struct"),
+    ("LoggingMessageNotificationParams", "struct"),
+    ("LoggingLevel", "enum"),
+    ("CreateMessageRequest", "struct"),
+    ("CreateMessageRequestParamsIncludeContext", "enum"),
+    ("CreateMessageRequestParams", "struct"),
+    ("CreateMessageResult", "struct"),
+    ("CreateMessageResultStopReason", "enum"),
+    ("SamplingMessage", "struct"),
+    ("SamplingMessageContent", "union"),
+    ("Annotations", "struct"),
+    ("ContentBlock", "union"),
+    ("TextContent", "struct"),
+    ("ImageContent", "struct"),
+    ("AudioContent", "struct"),
+    ("ModelPreferences", "struct"),
+    ("ModelHint", "struct"),
+    ("CompleteRequest", "struct"),
+    ("CompleteRequestParamsRef", "union"),
+    ("CompleteRequestParamsArgument", "struct"),
+    ("CompleteRequestParamsContext", "struct"),
+    ("CompleteRequestParams", "struct"),
+    ("CompleteResult", "struct"),
+    ("CompleteResultCompletion", "struct"),
+    ("ResourceTemplateReference", "struct"),
+    ("PromptReference", "struct"),
+    ("ListRootsRequest", "struct"),
+    ("ListRootsResult", "struct"),
+    ("Root", "struct"),
+    ("RootsListChangedNotification", "struct"),
+    ("ElicitRequest", "struct"),
+    ("ElicitRequestParamsRequestedSchema", "struct"),
+    ("ElicitRequestParams", "struct"),
+    ("PrimitiveSchemaDefinition", "union"),
+    ("StringSchema", "struct"),
+    ("StringSchemaFormat", "enum"),
+    ("NumberSchema", "struct"),
+    ("NumberSchemaType", "enum"),
+    ("BooleanSchema", "struct"),
+    ("EnumSchema", "struct"),
+    ("ElicitResult", "struct"),
+    ("ElicitResultAction", "enum"),
+    ("ElicitResultContentValue", "union"),
+    ("ClientRequest", "union"),
+    ("ClientNotification", "union"),
+    ("ClientResult", "union"),
+    ("ServerRequest", "union"),
+    ("ServerNotification", "union"),
+    ("ServerResult", "union"),
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[

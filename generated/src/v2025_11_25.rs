@@ -4032,20 +4032,16 @@ impl __rt::SchemaType for IconTheme {
 }
 impl __p::Shape for IconTheme {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Base interface to add `icons` property.
@@ -8114,20 +8110,16 @@ impl __rt::SchemaType for Role {
 }
 impl __p::Shape for Role {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Describes a message returned as part of a prompt.
@@ -9667,20 +9659,16 @@ impl __rt::SchemaType for ToolExecutionTaskSupport {
 }
 impl __p::Shape for ToolExecutionTaskSupport {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Definition for a tool the client can call.
@@ -10135,20 +10123,16 @@ impl __rt::SchemaType for TaskStatus {
 }
 impl __p::Shape for TaskStatus {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Metadata for augmenting a request with task execution.
@@ -12468,20 +12452,16 @@ impl __rt::SchemaType for LoggingLevel {
 }
 impl __p::Shape for LoggingLevel {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Parameters for a `sampling/createMessage` request.
@@ -12754,20 +12734,16 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
 }
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Controls tool selection behavior for sampling requests.
@@ -12910,20 +12886,16 @@ impl __rt::SchemaType for ToolChoiceMode {
 }
 impl __p::Shape for ToolChoiceMode {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -13238,20 +13210,16 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
 }
 impl __p::Shape for CreateMessageResultStopReason {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if true {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if true {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Describes a message issued to or received from an LLM API.
@@ -16933,20 +16901,16 @@ impl __rt::SchemaType for StringSchemaFormat {
 }
 impl __p::Shape for StringSchemaFormat {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -17125,20 +17089,16 @@ impl __rt::SchemaType for NumberSchemaType {
 }
 impl __p::Shape for NumberSchemaType {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 ///
@@ -18639,20 +18599,16 @@ impl __rt::SchemaType for ElicitResultAction {
 }
 impl __p::Shape for ElicitResultAction {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// The inline type of [`ElicitResult`]`.content{}`.
@@ -20421,196 +20377,196 @@ pub const NOTIFICATIONS: &[(&str, &str)] = &[
     ("notifications/roots/list_changed", "RootsListChangedNotification"),
     ("notifications/elicitation/complete", "ElicitationCompleteNotification"),
 ];
-/// The name of every type in this module.
-pub const TYPE_NAMES: &[&str] = &[
-    "JSONRPCMessage",
-    "ProgressToken",
-    "Cursor",
-    "TaskAugmentedRequestParams",
-    "RequestParams",
-    "RequestParamsMeta",
-    "Request",
-    "NotificationParams",
-    "Notification",
-    "Result",
-    "Error",
-    "RequestId",
-    "JSONRPCRequest",
-    "JSONRPCNotification",
-    "JSONRPCResultResponse",
-    "JSONRPCErrorResponse",
-    "JSONRPCResponse",
-    "URLElicitationRequiredError",
-    "URLElicitationRequiredErrorErrorData",
-    "URLElicitationRequiredErrorError",
-    "EmptyResult",
-    "CancelledNotificationParams",
-    "CancelledNotification",
-    "InitializeRequestParams",
-    "InitializeRequest",
-    "InitializeResult",
-    "InitializedNotification",
-    "ClientCapabilities",
-    "ClientCapabilitiesRoots",
-    "ClientCapabilitiesSampling",
-    "ClientCapabilitiesElicitation",
-    "ClientCapabilitiesTasksRequestsSampling",
-    "ClientCapabilitiesTasksRequestsElicitation",
-    "ClientCapabilitiesTasksRequests",
-    "ClientCapabilitiesTasks",
-    "ServerCapabilities",
-    "ServerCapabilitiesPrompts",
-    "ServerCapabilitiesResources",
-    "ServerCapabilitiesTools",
-    "ServerCapabilitiesTasksRequestsTools",
-    "ServerCapabilitiesTasksRequests",
-    "ServerCapabilitiesTasks",
-    "Icon",
-    "IconTheme",
-    "Icons",
-    "BaseMetadata",
-    "Implementation",
-    "PingRequest",
-    "ProgressNotificationParams",
-    "ProgressNotification",
-    "PaginatedRequestParams",
-    "PaginatedRequest",
-    "PaginatedResult",
-    "ListResourcesRequest",
-    "ListResourcesResult",
-    "ListResourceTemplatesRequest",
-    "ListResourceTemplatesResult",
-    "ResourceRequestParams",
-    "ReadResourceRequestParams",
-    "ReadResourceRequest",
-    "ReadResourceResult",
-    "ReadResourceResultContentsItem",
-    "ResourceListChangedNotification",
-    "SubscribeRequestParams",
-    "SubscribeRequest",
-    "UnsubscribeRequestParams",
-    "UnsubscribeRequest",
-    "ResourceUpdatedNotificationParams",
-    "ResourceUpdatedNotification",
-    "Resource",
-    "ResourceTemplate",
-    "ResourceContents",
-    "TextResourceContents",
-    "BlobResourceContents",
-    "ListPromptsRequest",
-    "ListPromptsResult",
-    "GetPromptRequestParams",
-    "GetPromptRequest",
-    "GetPromptResult",
-    "Prompt",
-    "PromptArgument",
-    "Role",
-    "PromptMessage",
-    "ResourceLink",
-    "EmbeddedResource",
-    "EmbeddedResourceResource",
-    "PromptListChangedNotification",
-    "ListToolsRequest",
-    "ListToolsResult",
-    "CallToolResult",
-    "CallToolRequestParams",
-    "CallToolRequest",
-    "ToolListChangedNotification",
-    "ToolAnnotations",
-    "ToolExecution",
-    "ToolExecutionTaskSupport",
-    "Tool",
-    "ToolInputSchema",
-    "ToolOutputSchema",
-    "TaskStatus",
-    "TaskMetadata",
-    "RelatedTaskMetadata",
-    "Task",
-    "CreateTaskResult",
-    "GetTaskRequest",
-    "GetTaskRequestParams",
-    "GetTaskResult",
-    "GetTaskPayloadRequest",
-    "GetTaskPayloadRequestParams",
-    "GetTaskPayloadResult",
-    "CancelTaskRequest",
-    "CancelTaskRequestParams",
-    "CancelTaskResult",
-    "ListTasksRequest",
-    "ListTasksResult",
-    "TaskStatusNotificationParams",
-    "TaskStatusNotification",
-    "SetLevelRequestParams",
-    "SetLevelRequest",
-    "LoggingMessageNotificationParams",
-    "LoggingMessageNotification",
-    "LoggingLevel",
-    "CreateMessageRequestParams",
-    "CreateMessageRequestParamsIncludeContext",
-    "ToolChoice",
-    "ToolChoiceMode",
-    "CreateMessageRequest",
-    "CreateMessageResult",
-    "CreateMessageResultStopReason",
-    "SamplingMessage",
-    "SamplingMessageContent",
-    "SamplingMessageContentBlock",
-    "Annotations",
-    "ContentBlock",
-    "TextContent",
-    "ImageContent",
-    "AudioContent",
-    "ToolUseContent",
-    "ToolResultContent",
-    "ModelPreferences",
-    "ModelHint",
-    "CompleteRequestParams",
-    "CompleteRequestParamsRef",
-    "CompleteRequestParamsArgument",
-    "CompleteRequestParamsContext",
-    "CompleteRequest",
-    "CompleteResult",
-    "CompleteResultCompletion",
-    "ResourceTemplateReference",
-    "PromptReference",
-    "ListRootsRequest",
-    "ListRootsResult",
-    "Root",
-    "RootsListChangedNotification",
-    "ElicitRequestFormParams",
-    "ElicitRequestFormParamsRequestedSchema",
-    "ElicitRequestURLParams",
-    "ElicitRequestParams",
-    "ElicitRequest",
-    "PrimitiveSchemaDefinition",
-    "StringSchema",
-    "StringSchemaFormat",
-    "NumberSchema",
-    "NumberSchemaType",
-    "BooleanSchema",
-    "UntitledSingleSelectEnumSchema",
-    "TitledSingleSelectEnumSchema",
-    "TitledSingleSelectEnumSchemaOneOfItem",
-    "SingleSelectEnumSchema",
-    "UntitledMultiSelectEnumSchema",
-    "UntitledMultiSelectEnumSchemaItems",
-    "TitledMultiSelectEnumSchema",
-    "TitledMultiSelectEnumSchemaItemsAnyOfItem",
-    "TitledMultiSelectEnumSchemaItems",
-    "MultiSelectEnumSchema",
-    "LegacyTitledEnumSchema",
-    "EnumSchema",
-    "ElicitResult",
-    "ElicitResultAction",
-    "ElicitResultContentValue",
-    "ElicitationCompleteNotification",
-    "ElicitationCompleteNotificationParams",
-    "ClientRequest",
-    "ClientNotification",
-    "ClientResult",
-    "ServerRequest",
-    "ServerNotification",
-    "ServerResult",
+/// Every type in this module: its schema name and whether it is a `struct`, `union`, `enum` or `alias`.
+pub const TYPES: &[(&str, &str)] = &[
+    ("JSONRPCMessage", "union"),
+    ("ProgressToken", "union"),
+    ("Cursor", "alias"),
+    ("TaskAugmentedRequestParams", "struct"),
+    ("RequestParams", "struct"),
+    ("RequestParamsMeta", "struct"),
+    ("Request", "struct"),
+    ("NotificationParams", "struct"),
+    ("Notification", "struct"),
+    ("Result", "struct"),
+    ("Error", "struct"),
+    ("RequestId", "union"),
+    ("JSONRPCRequest", "struct"),
+    ("JSONRPCNotification", "struct"),
+    ("JSONRPCResultResponse", "struct"),
+    ("JSONRPCErrorResponse", "struct"),
+    ("JSONRPCResponse", "union"),
+    ("URLElicitationRequiredError", "struct"),
+    ("URLElicitationRequiredErrorErrorData", "struct"),
+    ("URLElicitationRequiredErrorError", "struct"),
+    ("EmptyResult", "alias"),
+    ("CancelledNotificationParams", "struct"),
+    ("CancelledNotification", "struct"),
+    ("InitializeRequestParams", "struct"),
+    ("InitializeRequest", "struct"),
+    ("InitializeResult", "struct"),
+    ("InitializedNotification", "struct"),
+    ("ClientCapabilities", "struct"),
+    ("ClientCapabilitiesRoots", "struct"),
+    ("ClientCapabilitiesSampling", "struct"),
+    ("ClientCapabilitiesElicitation", "struct"),
+    ("ClientCapabilitiesTasksRequestsSampling", "struct"),
+    ("ClientCapabilitiesTasksRequestsElicitation", "struct"),
+    ("ClientCapabilitiesTasksRequests", "struct"),
+    ("ClientCapabilitiesTasks", "struct"),
+    ("ServerCapabilities", "struct"),
+    ("ServerCapabilitiesPrompts", "struct"),
+    ("ServerCapabilitiesResources", "struct"),
+    ("ServerCapabilitiesTools", "struct"),
+    ("ServerCapabilitiesTasksRequestsTools", "struct"),
+    ("ServerCapabilitiesTasksRequests", "struct"),
+    ("ServerCapabilitiesTasks", "struct"),
+    ("Icon", "struct"),
+    ("IconTheme", "enum"),
+    ("Icons", "struct"),
+    ("BaseMetadata", "struct"),
+    ("Implementation", "struct"),
+    ("PingRequest", "struct"),
+    ("ProgressNotificationParams", "struct"),
+    ("ProgressNotification", "struct"),
+    ("PaginatedRequestParams", "struct"),
+    ("PaginatedRequest", "struct"),
+    ("PaginatedResult", "struct"),
+    ("ListResourcesRequest", "struct"),
+    ("ListResourcesResult", "struct"),
+    ("ListResourceTemplatesRequest", "struct"),
+    ("ListResourceTemplatesResult", "struct"),
+    ("ResourceRequestParams", "struct"),
+    ("ReadResourceRequestParams", "struct"),
+    ("ReadResourceRequest", "struct"),
+    ("ReadResourceResult", "struct"),
+    ("ReadResourceResultContentsItem", "union"),
+    ("ResourceListChangedNotification", "struct"),
+    ("SubscribeRequestParams", "struct"),
+    ("SubscribeRequest", "struct"),
+    ("UnsubscribeRequestParams", "struct"),
+    ("UnsubscribeRequest", "struct"),
+    ("ResourceUpdatedNotificationParams", "struct"),
+    ("ResourceUpdatedNotification", "struct"),
+    ("Resource", "struct"),
+    ("ResourceTemplate", "struct"),
+    ("ResourceContents", "struct"),
+    ("TextResourceContents", "struct"),
+    ("BlobResourceContents", "struct"),
+    ("ListPromptsRequest", "struct"),
+    ("ListPromptsResult", "struct"),
+    ("GetPromptRequestParams", "struct"),
+    ("GetPromptRequest", "struct"),
+    ("GetPromptResult", "struct"),
+    ("Prompt", "struct"),
+    ("PromptArgument", "struct"),
+    ("Role", "enum"),
+    ("PromptMessage", "struct"),
+    ("ResourceLink", "struct"),
+    ("EmbeddedResource", "struct"),
+    ("EmbeddedResourceResource", "union"),
+    ("PromptListChangedNotification", "struct"),
+    ("ListToolsRequest", "struct"),
+    ("ListToolsResult", "struct"),
+    ("CallToolResult", "struct"),
+    ("CallToolRequestParams", "struct"),
+    ("CallToolRequest", "struct"),
+    ("ToolListChangedNotification", "struct"),
+    ("ToolAnnotations", "struct"),
+    ("ToolExecution", "struct"),
+    ("ToolExecutionTaskSupport", "enum"),
+    ("Tool", "struct"),
+    ("ToolInputSchema", "struct"),
+    ("ToolOutputSchema", "struct"),
+    ("TaskStatus", "enum"),
+    ("TaskMetadata", "struct"),
+    ("RelatedTaskMetadata", "struct"),
+    ("Task", "struct"),
+    ("CreateTaskResult", "struct"),
+    ("GetTaskRequest", "struct"),
+    ("GetTaskRequestParams", "struct"),
+    ("GetTaskResult", "struct"),
+    ("GetTaskPayloadRequest", "struct"),
+    ("GetTaskPayloadRequestParams", "struct"),
+    ("GetTaskPayloadResult", "struct"),
+    ("CancelTaskRequest", "struct"),
+    ("CancelTaskRequestParams", "struct"),
+    ("CancelTaskResult", "struct"),
+    ("ListTasksRequest", "struct"),
+    ("ListTasksResult", "struct"),
+    ("TaskStatusNotificationParams", "struct"),
+    ("TaskStatusNotification", "struct"),
+    ("SetLevelRequestParams", "struct"),
+    ("SetLevelRequest", "struct"),
+    ("LoggingMessageNotificationParams", "struct"),
+    ("LoggingMessageNotification", "struct"),
+    ("LoggingLevel", "enum"),
+    ("CreateMessageRequestParams", "struct"),
+    ("CreateMessageRequestParamsIncludeContext", "enum"),
+    ("ToolChoice", "struct"),
+    ("ToolChoiceMode", "enum"),
+    ("CreateMessageRequest", "struct"),
+    ("CreateMessageResult", "struct"),
+    ("CreateMessageResultStopReason", "enum"),
+    ("SamplingMessage", "struct"),
+    ("SamplingMessageContent", "union"),
+    ("SamplingMessageContentBlock", "union"),
+    ("Annotations", "struct"),
+    ("ContentBlock", "union"),
+    ("TextContent", "struct"),
+    ("ImageContent", "struct"),
+    ("AudioContent", "struct"),
+    ("ToolUseContent", "struct"),
+    ("ToolResultContent", "struct"),
+    ("ModelPreferences", "struct"),
+    ("ModelHint", "struct"),
+    ("CompleteRequestParams", "struct"),
+    ("CompleteRequestParamsRef", "union"),
+    ("CompleteRequestParamsArgument", "struct"),
+    ("CompleteRequestParamsContext", "struct"),
+    ("CompleteRequest", "struct"),
+    ("CompleteResult", "struct"),
+    ("CompleteResultCompletion", "struct"),
+    ("ResourceTemplateReference", "struct"),
+    ("PromptReference", "struct"),
+    ("ListRootsRequest", "struct"),
+    ("ListRootsResult", "struct"),
+    ("Root", "struct"),
+    ("RootsListChangedNotification", "struct"),
+    ("ElicitRequestFormParams", "struct"),
+    ("ElicitRequestFormParamsRequestedSchema", "struct"),
+    ("ElicitRequestURLParams", "struct"),
+    ("ElicitRequestParams", "union"),
+    ("ElicitRequest", "struct"),
+    ("PrimitiveSchemaDefinition", "union"),
+    ("StringSchema", "struct"),
+    ("StringSchemaFormat", "enum"),
+    ("NumberSchema", "struct"),
+    ("NumberSchemaType", "enum"),
+    ("BooleanSchema", "struct"),
+    ("UntitledSingleSelectEnumSchema", "struct"),
+    ("TitledSingleSelectEnumSchema", "struct"),
+    ("TitledSingleSelectEnumSchemaOneOfItem", "struct"),
+    ("SingleSelectEnumSchema", "union"),
+    ("UntitledMultiSelectEnumSchema", "struct"),
+    ("UntitledMultiSelectEnumSchemaItems", "struct"),
+    ("TitledMultiSelectEnumSchema", "struct"),
+    ("TitledMultiSelectEnumSchemaItemsAnyOfItem", "struct"),
+    ("TitledMultiSelectEnumSchemaItems", "struct"),
+    ("MultiSelectEnumSchema", "union"),
+    ("LegacyTitledEnumSchema", "struct"),
+    ("EnumSchema", "union"),
+    ("ElicitResult", "struct"),
+    ("ElicitResultAction", "enum"),
+    ("ElicitResultContentValue", "union"),
+    ("ElicitationCompleteNotification", "struct"),
+    ("ElicitationCompleteNotificationParams", "struct"),
+    ("ClientRequest", "union"),
+    ("ClientNotification", "union"),
+    ("ClientResult", "union"),
+    ("ServerRequest", "union"),
+    ("ServerNotification", "union"),
+    ("ServerResult", "union"),
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[

@@ -1006,20 +1006,16 @@ impl __rt::SchemaType for ResultType {
 }
 impl __p::Shape for ResultType {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if true {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if true {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Common result fields.
@@ -3390,132 +3386,14 @@ impl<'de> serde::Deserialize<'de> for InputResponse {
 ///
 /// Example (Elicitation and sampling input requests):
 /// (spec example `examples/InputRequests/elicitation-and-sampling-input-requests.json`)
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct InputRequests {
-    /// Other keys, which the schema allows (index signature).
-    pub extra: BTreeMap<String, InputRequest>,
-}
-#[doc(hidden)]
-/// Reads and writes `InputRequests` objects; see [`__p::Builder`].
-#[derive(Default)]
-pub struct __InputRequestsBuilder {
-    extra: BTreeMap<String, InputRequest>,
-}
-impl __p::Builder for __InputRequestsBuilder {
-    type Output = InputRequests;
-    fn field<'de, S: __p::FieldSource<'de>>(
-        &mut self,
-        key: __p::Key<'de>,
-        src: S,
-    ) -> ::core::result::Result<(), S::Error> {
-        match key.as_str() {
-            _ => __p::rest(&mut self.extra, key, src),
-        }
-    }
-    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InputRequests, E> {
-        Ok(InputRequests { extra: self.extra })
-    }
-}
-impl<'de> serde::Deserialize<'de> for InputRequests {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        d: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __InputRequestsBuilder>(d, "InputRequests")
-    }
-}
-impl serde::Serialize for InputRequests {
-    fn serialize<S: serde::Serializer>(
-        &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(None)?;
-        for (k, v) in &self.extra {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
-}
-impl __rt::SchemaType for InputRequests {
-    fn schema_name(&self) -> &'static str {
-        "InputRequests"
-    }
-}
-impl __p::Shape for InputRequests {
-    fn score(v: &serde_json::Value) -> Option<u32> {
-        __p::score_object(v, &[], &[], &[])
-    }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &[], &[])
-    }
-}
+pub type InputRequests = BTreeMap<String, InputRequest>;
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
 /// values are the client's result for each request.
 ///
 /// Example (Elicitation and sampling input responses):
 /// (spec example `examples/InputResponses/elicitation-and-sampling-input-responses.json`)
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct InputResponses {
-    /// Other keys, which the schema allows (index signature).
-    pub extra: BTreeMap<String, InputResponse>,
-}
-#[doc(hidden)]
-/// Reads and writes `InputResponses` objects; see [`__p::Builder`].
-#[derive(Default)]
-pub struct __InputResponsesBuilder {
-    extra: BTreeMap<String, InputResponse>,
-}
-impl __p::Builder for __InputResponsesBuilder {
-    type Output = InputResponses;
-    fn field<'de, S: __p::FieldSource<'de>>(
-        &mut self,
-        key: __p::Key<'de>,
-        src: S,
-    ) -> ::core::result::Result<(), S::Error> {
-        match key.as_str() {
-            _ => __p::rest(&mut self.extra, key, src),
-        }
-    }
-    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InputResponses, E> {
-        Ok(InputResponses {
-            extra: self.extra,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for InputResponses {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        d: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __InputResponsesBuilder>(d, "InputResponses")
-    }
-}
-impl serde::Serialize for InputResponses {
-    fn serialize<S: serde::Serializer>(
-        &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(None)?;
-        for (k, v) in &self.extra {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
-}
-impl __rt::SchemaType for InputResponses {
-    fn schema_name(&self) -> &'static str {
-        "InputResponses"
-    }
-}
-impl __p::Shape for InputResponses {
-    fn score(v: &serde_json::Value) -> Option<u32> {
-        __p::score_object(v, &[], &[], &[])
-    }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &[], &[])
-    }
-}
+pub type InputResponses = BTreeMap<String, InputResponse>;
 /// An InputRequiredResult sent by the server to indicate that additional input is needed
 /// before the request can be completed.
 ///
@@ -5321,20 +5199,16 @@ impl __rt::SchemaType for IconTheme {
 }
 impl __p::Shape for IconTheme {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Base interface to add `icons` property.
@@ -6370,20 +6244,16 @@ impl __rt::SchemaType for CacheableResultCacheScope {
 }
 impl __p::Shape for CacheableResultCacheScope {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -11048,20 +10918,16 @@ impl __rt::SchemaType for Role {
 }
 impl __p::Shape for Role {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Describes a message returned as part of a prompt.
@@ -13537,20 +13403,16 @@ impl __rt::SchemaType for LoggingLevel {
 }
 impl __p::Shape for LoggingLevel {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Parameters for a `sampling/createMessage` request.
@@ -13812,20 +13674,16 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
 }
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Controls tool selection behavior for sampling requests.
@@ -13969,20 +13827,16 @@ impl __rt::SchemaType for ToolChoiceMode {
 }
 impl __p::Shape for ToolChoiceMode {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -14285,20 +14139,16 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
 }
 impl __p::Shape for CreateMessageResultStopReason {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if true {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if true {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Describes a message issued to or received from an LLM API.
@@ -18013,20 +17863,16 @@ impl __rt::SchemaType for StringSchemaFormat {
 }
 impl __p::Shape for StringSchemaFormat {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Example (Number input schema):
@@ -18207,20 +18053,16 @@ impl __rt::SchemaType for NumberSchemaType {
 }
 impl __p::Shape for NumberSchemaType {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// Example (Boolean input schema):
@@ -19735,20 +19577,16 @@ impl __rt::SchemaType for ElicitResultAction {
 }
 impl __p::Shape for ElicitResultAction {
     fn score(v: &serde_json::Value) -> Option<u32> {
-        match v.as_str() {
-            Some(s) => {
-                Some(
-                    if !matches!(Self::from_wire(s), Self::Other(_)) {
-                        2
-                    } else if false {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            }
-            None => None,
-        }
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
     }
 }
 /// The inline type of [`ElicitResult`]`.content{}`.
@@ -20651,200 +20489,200 @@ pub const NOTIFICATIONS: &[(&str, &str)] = &[
     ("notifications/tools/list_changed", "ToolListChangedNotification"),
     ("notifications/message", "LoggingMessageNotification"),
 ];
-/// The name of every type in this module.
-pub const TYPE_NAMES: &[&str] = &[
-    "JSONValue",
-    "JSONObject",
-    "JSONArray",
-    "JSONRPCMessage",
-    "MetaObject",
-    "RequestMetaObject",
-    "NotificationMetaObject",
-    "ResultMetaObject",
-    "ProgressToken",
-    "Cursor",
-    "RequestParams",
-    "Request",
-    "NotificationParams",
-    "Notification",
-    "ResultType",
-    "Result",
-    "Error",
-    "RequestId",
-    "JSONRPCRequest",
-    "JSONRPCNotification",
-    "JSONRPCResultResponse",
-    "JSONRPCErrorResponse",
-    "JSONRPCResponse",
-    "ParseError",
-    "InvalidRequestError",
-    "MethodNotFoundError",
-    "InvalidParamsError",
-    "InternalError",
-    "HeaderMismatchError",
-    "HeaderMismatchErrorError",
-    "UnsupportedProtocolVersionError",
-    "UnsupportedProtocolVersionErrorErrorData",
-    "UnsupportedProtocolVersionErrorError",
-    "MissingRequiredClientCapabilityError",
-    "MissingRequiredClientCapabilityErrorErrorData",
-    "MissingRequiredClientCapabilityErrorError",
-    "EmptyResult",
-    "InputRequest",
-    "InputResponse",
-    "InputRequests",
-    "InputResponses",
-    "InputRequiredResult",
-    "InputResponseRequestParams",
-    "CancelledNotificationParams",
-    "CancelledNotification",
-    "DiscoverRequest",
-    "DiscoverResult",
-    "DiscoverResultResponse",
-    "ClientCapabilities",
-    "ClientCapabilitiesSampling",
-    "ClientCapabilitiesElicitation",
-    "ServerCapabilities",
-    "ServerCapabilitiesPrompts",
-    "ServerCapabilitiesResources",
-    "ServerCapabilitiesTools",
-    "Icon",
-    "IconTheme",
-    "Icons",
-    "BaseMetadata",
-    "Implementation",
-    "ProgressNotificationParams",
-    "ProgressNotification",
-    "PaginatedRequestParams",
-    "PaginatedRequest",
-    "PaginatedResult",
-    "CacheableResult",
-    "CacheableResultCacheScope",
-    "ListResourcesRequest",
-    "ListResourcesResult",
-    "ListResourcesResultResponse",
-    "ListResourceTemplatesRequest",
-    "ListResourceTemplatesResult",
-    "ListResourceTemplatesResultResponse",
-    "ResourceRequestParams",
-    "ReadResourceRequestParams",
-    "ReadResourceRequest",
-    "ReadResourceResult",
-    "ReadResourceResultContentsItem",
-    "ReadResourceResultResponse",
-    "ReadResourceResultResponseResult",
-    "ResourceListChangedNotification",
-    "SubscriptionFilter",
-    "SubscriptionsListenRequestParams",
-    "SubscriptionsListenRequest",
-    "SubscriptionsListenResultMetaObject",
-    "SubscriptionsListenResult",
-    "SubscriptionsListenResultResponse",
-    "SubscriptionsAcknowledgedNotificationParams",
-    "SubscriptionsAcknowledgedNotification",
-    "ResourceUpdatedNotificationParams",
-    "ResourceUpdatedNotification",
-    "Resource",
-    "ResourceTemplate",
-    "ResourceContents",
-    "TextResourceContents",
-    "BlobResourceContents",
-    "ListPromptsRequest",
-    "ListPromptsResult",
-    "ListPromptsResultResponse",
-    "GetPromptRequestParams",
-    "GetPromptRequest",
-    "GetPromptResult",
-    "GetPromptResultResponse",
-    "GetPromptResultResponseResult",
-    "Prompt",
-    "PromptArgument",
-    "Role",
-    "PromptMessage",
-    "ResourceLink",
-    "EmbeddedResource",
-    "EmbeddedResourceResource",
-    "PromptListChangedNotification",
-    "ListToolsRequest",
-    "ListToolsResult",
-    "ListToolsResultResponse",
-    "CallToolResult",
-    "CallToolResultResponse",
-    "CallToolResultResponseResult",
-    "CallToolRequestParams",
-    "CallToolRequest",
-    "ToolListChangedNotification",
-    "ToolAnnotations",
-    "Tool",
-    "ToolInputSchema",
-    "ToolOutputSchema",
-    "LoggingMessageNotificationParams",
-    "LoggingMessageNotification",
-    "LoggingLevel",
-    "CreateMessageRequestParams",
-    "CreateMessageRequestParamsIncludeContext",
-    "ToolChoice",
-    "ToolChoiceMode",
-    "CreateMessageRequest",
-    "CreateMessageResult",
-    "CreateMessageResultStopReason",
-    "SamplingMessage",
-    "SamplingMessageContent",
-    "SamplingMessageContentBlock",
-    "Annotations",
-    "ContentBlock",
-    "TextContent",
-    "ImageContent",
-    "AudioContent",
-    "ToolUseContent",
-    "ToolResultContent",
-    "ModelPreferences",
-    "ModelHint",
-    "CompleteRequestParams",
-    "CompleteRequestParamsRef",
-    "CompleteRequestParamsArgument",
-    "CompleteRequestParamsContext",
-    "CompleteRequest",
-    "CompleteResult",
-    "CompleteResultCompletion",
-    "CompleteResultResponse",
-    "ResourceTemplateReference",
-    "PromptReference",
-    "ListRootsRequest",
-    "ListRootsRequestParams",
-    "ListRootsResult",
-    "Root",
-    "ElicitRequestFormParams",
-    "ElicitRequestFormParamsRequestedSchema",
-    "ElicitRequestURLParams",
-    "ElicitRequestParams",
-    "ElicitRequest",
-    "PrimitiveSchemaDefinition",
-    "StringSchema",
-    "StringSchemaFormat",
-    "NumberSchema",
-    "NumberSchemaType",
-    "BooleanSchema",
-    "UntitledSingleSelectEnumSchema",
-    "TitledSingleSelectEnumSchema",
-    "TitledSingleSelectEnumSchemaOneOfItem",
-    "SingleSelectEnumSchema",
-    "UntitledMultiSelectEnumSchema",
-    "UntitledMultiSelectEnumSchemaItems",
-    "TitledMultiSelectEnumSchema",
-    "TitledMultiSelectEnumSchemaItemsAnyOfItem",
-    "TitledMultiSelectEnumSchemaItems",
-    "MultiSelectEnumSchema",
-    "LegacyTitledEnumSchema",
-    "EnumSchema",
-    "ElicitResult",
-    "ElicitResultAction",
-    "ElicitResultContentValue",
-    "ClientRequest",
-    "ClientNotification",
-    "ClientResult",
-    "ServerNotification",
-    "ServerResult",
+/// Every type in this module: its schema name and whether it is a `struct`, `union`, `enum` or `alias`.
+pub const TYPES: &[(&str, &str)] = &[
+    ("JSONValue", "alias"),
+    ("JSONObject", "alias"),
+    ("JSONArray", "alias"),
+    ("JSONRPCMessage", "union"),
+    ("MetaObject", "alias"),
+    ("RequestMetaObject", "struct"),
+    ("NotificationMetaObject", "struct"),
+    ("ResultMetaObject", "struct"),
+    ("ProgressToken", "union"),
+    ("Cursor", "alias"),
+    ("RequestParams", "struct"),
+    ("Request", "struct"),
+    ("NotificationParams", "struct"),
+    ("Notification", "struct"),
+    ("ResultType", "enum"),
+    ("Result", "struct"),
+    ("Error", "struct"),
+    ("RequestId", "union"),
+    ("JSONRPCRequest", "struct"),
+    ("JSONRPCNotification", "struct"),
+    ("JSONRPCResultResponse", "struct"),
+    ("JSONRPCErrorResponse", "struct"),
+    ("JSONRPCResponse", "union"),
+    ("ParseError", "struct"),
+    ("InvalidRequestError", "struct"),
+    ("MethodNotFoundError", "struct"),
+    ("InvalidParamsError", "struct"),
+    ("InternalError", "struct"),
+    ("HeaderMismatchError", "struct"),
+    ("HeaderMismatchErrorError", "struct"),
+    ("UnsupportedProtocolVersionError", "struct"),
+    ("UnsupportedProtocolVersionErrorErrorData", "struct"),
+    ("UnsupportedProtocolVersionErrorError", "struct"),
+    ("MissingRequiredClientCapabilityError", "struct"),
+    ("MissingRequiredClientCapabilityErrorErrorData", "struct"),
+    ("MissingRequiredClientCapabilityErrorError", "struct"),
+    ("EmptyResult", "alias"),
+    ("InputRequest", "union"),
+    ("InputResponse", "union"),
+    ("InputRequests", "alias"),
+    ("InputResponses", "alias"),
+    ("InputRequiredResult", "struct"),
+    ("InputResponseRequestParams", "struct"),
+    ("CancelledNotificationParams", "struct"),
+    ("CancelledNotification", "struct"),
+    ("DiscoverRequest", "struct"),
+    ("DiscoverResult", "struct"),
+    ("DiscoverResultResponse", "struct"),
+    ("ClientCapabilities", "struct"),
+    ("ClientCapabilitiesSampling", "struct"),
+    ("ClientCapabilitiesElicitation", "struct"),
+    ("ServerCapabilities", "struct"),
+    ("ServerCapabilitiesPrompts", "struct"),
+    ("ServerCapabilitiesResources", "struct"),
+    ("ServerCapabilitiesTools", "struct"),
+    ("Icon", "struct"),
+    ("IconTheme", "enum"),
+    ("Icons", "struct"),
+    ("BaseMetadata", "struct"),
+    ("Implementation", "struct"),
+    ("ProgressNotificationParams", "struct"),
+    ("ProgressNotification", "struct"),
+    ("PaginatedRequestParams", "struct"),
+    ("PaginatedRequest", "struct"),
+    ("PaginatedResult", "struct"),
+    ("CacheableResult", "struct"),
+    ("CacheableResultCacheScope", "enum"),
+    ("ListResourcesRequest", "struct"),
+    ("ListResourcesResult", "struct"),
+    ("ListResourcesResultResponse", "struct"),
+    ("ListResourceTemplatesRequest", "struct"),
+    ("ListResourceTemplatesResult", "struct"),
+    ("ListResourceTemplatesResultResponse", "struct"),
+    ("ResourceRequestParams", "struct"),
+    ("ReadResourceRequestParams", "struct"),
+    ("ReadResourceRequest", "struct"),
+    ("ReadResourceResult", "struct"),
+    ("ReadResourceResultContentsItem", "union"),
+    ("ReadResourceResultResponse", "struct"),
+    ("ReadResourceResultResponseResult", "union"),
+    ("ResourceListChangedNotification", "struct"),
+    ("SubscriptionFilter", "struct"),
+    ("SubscriptionsListenRequestParams", "struct"),
+    ("SubscriptionsListenRequest", "struct"),
+    ("SubscriptionsListenResultMetaObject", "struct"),
+    ("SubscriptionsListenResult", "struct"),
+    ("SubscriptionsListenResultResponse", "struct"),
+    ("SubscriptionsAcknowledgedNotificationParams", "struct"),
+    ("SubscriptionsAcknowledgedNotification", "struct"),
+    ("ResourceUpdatedNotificationParams", "struct"),
+    ("ResourceUpdatedNotification", "struct"),
+    ("Resource", "struct"),
+    ("ResourceTemplate", "struct"),
+    ("ResourceContents", "struct"),
+    ("TextResourceContents", "struct"),
+    ("BlobResourceContents", "struct"),
+    ("ListPromptsRequest", "struct"),
+    ("ListPromptsResult", "struct"),
+    ("ListPromptsResultResponse", "struct"),
+    ("GetPromptRequestParams", "struct"),
+    ("GetPromptRequest", "struct"),
+    ("GetPromptResult", "struct"),
+    ("GetPromptResultResponse", "struct"),
+    ("GetPromptResultResponseResult", "union"),
+    ("Prompt", "struct"),
+    ("PromptArgument", "struct"),
+    ("Role", "enum"),
+    ("PromptMessage", "struct"),
+    ("ResourceLink", "struct"),
+    ("EmbeddedResource", "struct"),
+    ("EmbeddedResourceResource", "union"),
+    ("PromptListChangedNotification", "struct"),
+    ("ListToolsRequest", "struct"),
+    ("ListToolsResult", "struct"),
+    ("ListToolsResultResponse", "struct"),
+    ("CallToolResult", "struct"),
+    ("CallToolResultResponse", "struct"),
+    ("CallToolResultResponseResult", "union"),
+    ("CallToolRequestParams", "struct"),
+    ("CallToolRequest", "struct"),
+    ("ToolListChangedNotification", "struct"),
+    ("ToolAnnotations", "struct"),
+    ("Tool", "struct"),
+    ("ToolInputSchema", "struct"),
+    ("ToolOutputSchema", "struct"),
+    ("LoggingMessageNotificationParams", "struct"),
+    ("LoggingMessageNotification", "struct"),
+    ("LoggingLevel", "enum"),
+    ("CreateMessageRequestParams", "struct"),
+    ("CreateMessageRequestParamsIncludeContext", "enum"),
+    ("ToolChoice", "struct"),
+    ("ToolChoiceMode", "enum"),
+    ("CreateMessageRequest", "struct"),
+    ("CreateMessageResult", "struct"),
+    ("CreateMessageResultStopReason", "enum"),
+    ("SamplingMessage", "struct"),
+    ("SamplingMessageContent", "union"),
+    ("SamplingMessageContentBlock", "union"),
+    ("Annotations", "struct"),
+    ("ContentBlock", "union"),
+    ("TextContent", "struct"),
+    ("ImageContent", "struct"),
+    ("AudioContent", "struct"),
+    ("ToolUseContent", "struct"),
+    ("ToolResultContent", "struct"),
+    ("ModelPreferences", "struct"),
+    ("ModelHint", "struct"),
+    ("CompleteRequestParams", "struct"),
+    ("CompleteRequestParamsRef", "union"),
+    ("CompleteRequestParamsArgument", "struct"),
+    ("CompleteRequestParamsContext", "struct"),
+    ("CompleteRequest", "struct"),
+    ("CompleteResult", "struct"),
+    ("CompleteResultCompletion", "struct"),
+    ("CompleteResultResponse", "struct"),
+    ("ResourceTemplateReference", "struct"),
+    ("PromptReference", "struct"),
+    ("ListRootsRequest", "struct"),
+    ("ListRootsRequestParams", "struct"),
+    ("ListRootsResult", "struct"),
+    ("Root", "struct"),
+    ("ElicitRequestFormParams", "struct"),
+    ("ElicitRequestFormParamsRequestedSchema", "struct"),
+    ("ElicitRequestURLParams", "struct"),
+    ("ElicitRequestParams", "union"),
+    ("ElicitRequest", "struct"),
+    ("PrimitiveSchemaDefinition", "union"),
+    ("StringSchema", "struct"),
+    ("StringSchemaFormat", "enum"),
+    ("NumberSchema", "struct"),
+    ("NumberSchemaType", "enum"),
+    ("BooleanSchema", "struct"),
+    ("UntitledSingleSelectEnumSchema", "struct"),
+    ("TitledSingleSelectEnumSchema", "struct"),
+    ("TitledSingleSelectEnumSchemaOneOfItem", "struct"),
+    ("SingleSelectEnumSchema", "union"),
+    ("UntitledMultiSelectEnumSchema", "struct"),
+    ("UntitledMultiSelectEnumSchemaItems", "struct"),
+    ("TitledMultiSelectEnumSchema", "struct"),
+    ("TitledMultiSelectEnumSchemaItemsAnyOfItem", "struct"),
+    ("TitledMultiSelectEnumSchemaItems", "struct"),
+    ("MultiSelectEnumSchema", "union"),
+    ("LegacyTitledEnumSchema", "struct"),
+    ("EnumSchema", "union"),
+    ("ElicitResult", "struct"),
+    ("ElicitResultAction", "enum"),
+    ("ElicitResultContentValue", "union"),
+    ("ClientRequest", "union"),
+    ("ClientNotification", "alias"),
+    ("ClientResult", "alias"),
+    ("ServerNotification", "union"),
+    ("ServerResult", "union"),
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[

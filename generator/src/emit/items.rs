@@ -288,6 +288,16 @@ impl<'a> Ctx<'a> {
         } else {
             quote! { _ => __p::unknown(&mut self.extra, key, src), }
         };
+        let dispatch = if arms.is_empty() {
+            if typed_rest { quote! { __p::rest(&mut self.extra, key, src) } } else { quote! { __p::unknown(&mut self.extra, key, src) } }
+        } else {
+            quote! {
+                match key.as_str() {
+                    #(#arms)*
+                    #unknown_arm
+                }
+            }
+        };
         let derive_default = if all_default { quote! { Default, } } else { quote! {} };
         let schema_doc = format!(" Reads and writes `{name_str}` objects; see [`__p::Builder`].");
         quote! {
@@ -311,10 +321,7 @@ impl<'a> Ctx<'a> {
             impl __p::Builder for #builder {
                 type Output = #name;
                 fn field<'de, S: __p::FieldSource<'de>>(&mut self, key: __p::Key<'de>, src: S) -> ::core::result::Result<(), S::Error> {
-                    match key.as_str() {
-                        #(#arms)*
-                        #unknown_arm
-                    }
+                    #dispatch
                 }
                 fn finish<E: serde::de::Error>(self) -> ::core::result::Result<#name, E> {
                     #(#checks)*
@@ -422,10 +429,7 @@ impl<'a> Ctx<'a> {
 
             impl __p::Shape for #name {
                 fn score(v: &serde_json::Value) -> Option<u32> {
-                    match v.as_str() {
-                        Some(s) => Some(if !matches!(Self::from_wire(s), Self::Other(_)) { 2 } else if #open { 1 } else { 0 }),
-                        None => None,
-                    }
+                    v.as_str().map(|s| if !matches!(Self::from_wire(s), Self::Other(_)) { 2 } else if #open { 1 } else { 0 })
                 }
             }
         }
@@ -772,7 +776,13 @@ impl<'a> Ctx<'a> {
             }
             let n = &item.name;
             let t = type_ident(n);
-            names.push(n.clone());
+            let kind = match &item.kind {
+                ItemKind::Struct(_) => "struct",
+                ItemKind::Union(_) => "union",
+                ItemKind::StringEnum(_) => "enum",
+                _ => "alias",
+            };
+            names.push(quote! { (#n, #kind) });
             arms.push(quote! { #n => go::<#t>(json), });
             if let ItemKind::Union(_) = &item.kind {
                 let mut leaves = BTreeSet::new();
@@ -782,8 +792,8 @@ impl<'a> Ctx<'a> {
             }
         }
         quote! {
-            /// The name of every type in this module.
-            pub const TYPE_NAMES: &[&str] = &[#(#names),*];
+            /// Every type in this module: its schema name and whether it is a `struct`, `union`, `enum` or `alias`.
+            pub const TYPES: &[(&str, &str)] = &[#(#names),*];
 
             /// Every union with the schema names of the types it can hold, nested unions flattened.
             pub const UNION_MEMBERS: &[(&str, &[&str])] = &[#(#unions),*];

@@ -175,7 +175,12 @@ impl<'a> Lowerer<'a> {
         match &decl.kind {
             DeclKind::Interface { .. } => {
                 let shape = self.decl_shape(&decl.name, &decl.location)?;
-                Some(ItemKind::Struct(self.to_struct(&decl.name, shape)))
+                // Only an index signature: a map, not a struct around one.
+                match (&shape.index, shape.fields.is_empty()) {
+                    (Some(Ty::Value), true) => Some(ItemKind::Alias(Ty::Object)),
+                    (Some(t), true) => Some(ItemKind::Alias(Ty::Map(Box::new(t.clone())))),
+                    _ => Some(ItemKind::Struct(self.to_struct(&decl.name, shape))),
+                }
             }
             DeclKind::Alias(target) => self.lower_alias(&decl.name, target, &naming),
             DeclKind::Const(ConstValue::Literal(l)) => Some(ItemKind::Const(l.clone())),
