@@ -2,7 +2,7 @@
 //! what the generator makes from the pinned inputs (`cargo xtask codegen --check`
 //! is the same check with a friendlier message).
 
-use mcp_schema_tests::{upstream, workspace_root};
+use mcp_schema_tests::{upstream, workspace_root, Tally};
 
 #[test]
 fn generated_crate_matches_the_pinned_inputs() {
@@ -15,15 +15,16 @@ fn generated_crate_matches_the_pinned_inputs() {
         .map(|m| generator::Input { path: m.input.clone(), source: std::fs::read_to_string(up.join(&m.input)).unwrap() })
         .collect();
     let files = generator::generate(&inputs, &config).unwrap_or_else(|d| panic!("{d}"));
-    let mut stale = Vec::new();
+    let mut tally = Tally::default();
     for f in &files {
         let committed = std::fs::read_to_string(root.join("generated").join(&f.path)).unwrap_or_default();
-        if committed.replace("\r\n", "\n") != f.contents {
-            stale.push(f.path.clone());
-        }
+        tally.check(if committed.replace("\r\n", "\n") == f.contents {
+            Ok(())
+        } else {
+            Err(format!("generated/{} is stale: run `cargo xtask codegen`", f.path))
+        });
     }
-    println!("drift: {} passed, {} failed", files.len() - stale.len(), stale.len());
-    assert!(stale.is_empty(), "stale generated files {stale:?}: run `cargo xtask codegen`");
+    tally.finish("drift");
     // Same inputs, same bytes.
     assert_eq!(generator::generate(&inputs, &config).unwrap(), files);
 }

@@ -11,6 +11,15 @@
 //!
 //! Every valid case must also be mounted in `tests/golden-compile/src/lib.rs`, so
 //! that `cargo test --workspace` compiles (and runs) the expected sources.
+//!
+//! A case with a `KNOWN_BUG` file documents a generator bug: its expected files
+//! hold what the generator *should* produce (or are missing when that is for the
+//! fixer to decide), the case always fails with the file's text, and
+//! `UPDATE_GOLDENS` does not touch it. Once the bug is fixed, delete `KNOWN_BUG`,
+//! run with `UPDATE_GOLDENS=1`, review the result, and mount it if valid.
+//!
+//! Also checked: two runs give identical output, every diagnostic has a
+//! `file:line:col`, and a panic is reported as that case's failure.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -66,8 +75,9 @@ fn load(case: &str, dir: &Path) -> Result<(Config, Vec<Input>), String> {
 /// What one generator run produced, reduced to what the goldens compare.
 #[derive(PartialEq)]
 enum Outcome {
-    /// `(expected file name, module source)` for every module.
-    Modules(Vec<(String, String)>),
+    /// `(expected file name, module source)` for every module, and every file generated
+    /// (only compared between two runs).
+    Modules(Vec<(String, String)>, Vec<GeneratedFile>),
     Diagnostics(String),
     Panic(String),
 }
@@ -81,7 +91,11 @@ fn expected_name(config: &Config, module: &str) -> String {
 }
 
 fn run(config: &Config, inputs: &[Input]) -> Outcome {
+    // A panic is a generator bug: reported as this case's failure, not printed as the test's.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
     let result = catch_unwind(AssertUnwindSafe(|| generator::generate(inputs, config)));
+    std::panic::set_hook(hook);
     match result {
         Err(payload) => {
             let msg = payload
@@ -102,7 +116,7 @@ fn run(config: &Config, inputs: &[Input]) -> Outcome {
                 let contents = files.iter().find(|f: &&GeneratedFile| f.path == path).map(|f| f.contents.clone()).unwrap_or_else(|| format!("// generator produced no {path}\n"));
                 out.push((expected_name(config, &m.name), contents));
             }
-            Outcome::Modules(out)
+            Outcome::Modules(out, files)
         }
     }
 }
@@ -117,34 +131,56 @@ fn located(d: &Diagnostics) -> Result<(), String> {
     Ok(())
 }
 
-/// A short diff: the first differing lines with a little context.
+/// A short unified diff: the first hunks, two lines of context, at most `MAX` lines.
 fn diff(expected: &str, actual: &str) -> String {
+    const CONTEXT: usize = 2;
+    const MAX: usize = 40;
     let e: Vec<&str> = expected.lines().collect();
     let a: Vec<&str> = actual.lines().collect();
-    let first = e.iter().zip(&a).position(|(x, y)| x != y).unwrap_or(e.len().min(a.len()));
-    // Common suffix, so an insertion or deletion shows as such.
-    let mut tail = 0;
-    while tail < e.len() - first && tail < a.len() - first && e[e.len() - 1 - tail] == a[a.len() - 1 - tail] {
-        tail += 1;
+    // Longest common subsequence table, from the end (the files are small).
+    let mut lcs = vec![vec![0u32; a.len() + 1]; e.len() + 1];
+    for i in (0..e.len()).rev() {
+        for j in (0..a.len()).rev() {
+            lcs[i][j] = if e[i] == a[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+        }
     }
-    let mut out = format!("@@ line {} (expected {} lines, got {}) @@\n", first + 1, e.len(), a.len());
-    for l in &e[first.saturating_sub(2)..first] {
-        out.push_str(&format!("  {l}\n"));
+    // Edit script: (' ' | '-' | '+', expected line number, text).
+    let mut ops: Vec<(char, usize, &str)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < e.len() || j < a.len() {
+        if i < e.len() && j < a.len() && e[i] == a[j] {
+            ops.push((' ', i + 1, e[i]));
+            i += 1;
+            j += 1;
+        } else if i < e.len() && (j == a.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            ops.push(('-', i + 1, e[i]));
+            i += 1;
+        } else {
+            ops.push(('+', i + 1, a[j]));
+            j += 1;
+        }
     }
-    const MAX: usize = 12;
-    let removed = &e[first..e.len() - tail];
-    let added = &a[first..a.len() - tail];
-    for l in removed.iter().take(MAX) {
-        out.push_str(&format!("- {l}\n"));
-    }
-    if removed.len() > MAX {
-        out.push_str(&format!("- ... {} more\n", removed.len() - MAX));
-    }
-    for l in added.iter().take(MAX) {
-        out.push_str(&format!("+ {l}\n"));
-    }
-    if added.len() > MAX {
-        out.push_str(&format!("+ ... {} more\n", added.len() - MAX));
+    let near_change = |k: usize| ops[k.saturating_sub(CONTEXT)..(k + CONTEXT + 1).min(ops.len())].iter().any(|o| o.0 != ' ');
+    let mut out = format!("--- expected ({} lines)\n+++ generated ({} lines)\n", e.len(), a.len());
+    let mut shown = 0;
+    let mut last: Option<usize> = None;
+    for k in 0..ops.len() {
+        if !near_change(k) {
+            continue;
+        }
+        if last.is_none_or(|l| l + 1 != k) {
+            out.push_str(&format!("@@ expected line {} @@\n", ops[k].1));
+        }
+        last = Some(k);
+        out.push_str(&format!("{}{}\n", ops[k].0, ops[k].2));
+        shown += 1;
+        if shown == MAX {
+            let rest = ops[k + 1..].iter().filter(|o| o.0 != ' ').count();
+            if rest > 0 {
+                out.push_str(&format!("... and {rest} more changed lines\n"));
+            }
+            break;
+        }
     }
     out
 }
@@ -171,26 +207,32 @@ fn check_case(case: &str, dir: &Path, mounted: &BTreeSet<String>, valid: &mut Ve
     if run(&config, &inputs) != outcome {
         return Err(format!("{case}: not deterministic: two runs on the same input differ"));
     }
+    // A case marked KNOWN_BUG always fails, and UPDATE_GOLDENS leaves its expected
+    // files alone: they hold what the generator should produce, not what it does.
     let bug = read(&dir.join("KNOWN_BUG")).map(|b| b.trim().to_string());
-    let result = compare(case, dir, &outcome, mounted, valid);
+    let result = compare(case, dir, &outcome, mounted, valid, bug.is_none() && updating());
     match (bug, result) {
-        (Some(b), Ok(())) => Err(format!("{case}: KNOWN_BUG marker present (remove it once fixed): {b}")),
-        (Some(b), Err(e)) => Err(format!("{e}\n  known generator bug: {b}")),
+        (Some(b), Ok(())) => Err(format!("{case}: output is now as expected: remove {case}/KNOWN_BUG ({b})")),
+        (Some(b), Err(e)) => Err(format!("{case}: KNOWN GENERATOR BUG: {b}\n{e}")),
         (None, r) => r,
     }
 }
 
-fn compare(case: &str, dir: &Path, outcome: &Outcome, mounted: &BTreeSet<String>, valid: &mut Vec<String>) -> Result<(), String> {
+fn compare(case: &str, dir: &Path, outcome: &Outcome, mounted: &BTreeSet<String>, valid: &mut Vec<String>, update: bool) -> Result<(), String> {
     let present = expected_files(dir);
     match outcome {
         Outcome::Panic(msg) => Err(format!("{case}: generator bug: {msg}")),
         Outcome::Diagnostics(text) => {
-            if updating() {
+            if update {
                 for f in &present {
                     fs::remove_file(dir.join(f)).unwrap();
                 }
                 fs::write(dir.join("expected.err"), text).unwrap();
                 return Ok(());
+            }
+            let modules: Vec<&String> = present.iter().filter(|f| f.ends_with(".rs")).collect();
+            if !modules.is_empty() {
+                return Err(format!("{case}: expected generated modules ({modules:?}), but generation failed:\n{text}"));
             }
             match read(&dir.join("expected.err")) {
                 Some(want) if &want == text => Ok(()),
@@ -198,9 +240,9 @@ fn compare(case: &str, dir: &Path, outcome: &Outcome, mounted: &BTreeSet<String>
                 None => Err(format!("{case}: generation failed, but the case has no expected.err:\n{text}")),
             }
         }
-        Outcome::Modules(modules) => {
+        Outcome::Modules(modules, _) => {
             let wanted: BTreeSet<String> = modules.iter().map(|(f, _)| f.clone()).collect();
-            if updating() {
+            if update {
                 for f in &present {
                     if !wanted.contains(f) {
                         fs::remove_file(dir.join(f)).unwrap();
@@ -266,10 +308,9 @@ fn goldens() {
         }
         tally.check(r);
     }
-    // Nothing mounted that is not a valid case's output.
-    let valid: BTreeSet<String> = valid.into_iter().collect();
+    // Nothing mounted that is not an expected module source.
     for m in &mounted {
-        if !valid.contains(m) {
+        if !valid.contains(m) && !goldens_dir().join(m).is_file() {
             tally.check(Err(format!("tests/golden-compile/src/lib.rs mounts `{m}`, which is not the output of a valid case")));
         }
     }

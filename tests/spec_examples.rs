@@ -35,7 +35,7 @@ fn check_version(v: &Version, tally: &mut Tally) {
     let dir = upstream().join("mcp-spec/schema").join(v.dir).join("examples");
     let files = example_files(&dir);
     assert!(!files.is_empty(), "no examples under {}", dir.display());
-    println!("{}: {} example files", v.dir, files.len());
+    eprintln!("{}: {} example files", v.dir, files.len());
     for (type_name, path) in files {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let label = format!("{}/{type_name}/{file}", v.dir);

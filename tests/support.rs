@@ -49,10 +49,13 @@ impl Tally {
 
     /// Prints every failure and the closing counts, then fails the test if anything failed.
     pub fn finish(self, what: &str) {
+        // Written past the test harness's capture, so the counts show in every run.
+        use std::io::Write;
+        let mut err = std::io::stderr().lock();
         for f in &self.failures {
-            println!("FAIL {f}");
+            let _ = writeln!(err, "FAIL {f}");
         }
-        println!("{what}: {} passed, {} failed", self.passed, self.failures.len());
+        let _ = writeln!(err, "{what}: {} passed, {} failed", self.passed, self.failures.len());
         assert!(self.failures.is_empty(), "{what}: {} failed (see above)", self.failures.len());
     }
 }

@@ -7670,7 +7670,7 @@ impl __p::Shape for ReadResourceResultResponse {
 }
 /// The inline type of [`ReadResourceResultResponse`]`.result`.
 ///
-/// Read by `resultType`, before any other field. Without `resultType` it is [`ReadResourceResult`](Self::ReadResourceResult).
+/// Read by `resultType`, before any other field.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     /// [`ReadResourceResult`]
@@ -7772,11 +7772,7 @@ impl __p::Tagged for ReadResourceResultResponseResult {
                         __ReadResourceResultBuilder::default(),
                     )
                 }
-                None => {
-                    __ReadResourceResultResponseResultBuilder::ReadResourceResult(
-                        __ReadResourceResultBuilder::default(),
-                    )
-                }
+                None => return None,
             },
         )
     }
@@ -10501,7 +10497,7 @@ impl __p::Shape for GetPromptResultResponse {
 }
 /// The inline type of [`GetPromptResultResponse`]`.result`.
 ///
-/// Read by `resultType`, before any other field. Without `resultType` it is [`GetPromptResult`](Self::GetPromptResult).
+/// Read by `resultType`, before any other field.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
     /// [`GetPromptResult`]
@@ -10601,11 +10597,7 @@ impl __p::Tagged for GetPromptResultResponseResult {
                         __GetPromptResultBuilder::default(),
                     )
                 }
-                None => {
-                    __GetPromptResultResponseResultBuilder::GetPromptResult(
-                        __GetPromptResultBuilder::default(),
-                    )
-                }
+                None => return None,
             },
         )
     }
@@ -12132,7 +12124,7 @@ impl __p::Shape for CallToolResultResponse {
 }
 /// The inline type of [`CallToolResultResponse`]`.result`.
 ///
-/// Read by `resultType`, before any other field. Without `resultType` it is [`CallToolResult`](Self::CallToolResult).
+/// Read by `resultType`, before any other field.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
     /// [`CallToolResult`]
@@ -12232,11 +12224,7 @@ impl __p::Tagged for CallToolResultResponseResult {
                         __CallToolResultBuilder::default(),
                     )
                 }
-                None => {
-                    __CallToolResultResponseResultBuilder::CallToolResult(
-                        __CallToolResultBuilder::default(),
-                    )
-                }
+                None => return None,
             },
         )
     }

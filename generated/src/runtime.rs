@@ -328,6 +328,7 @@ pub mod __private {
     pub enum Lit {
         Str(&'static str),
         Int(i64),
+        Float(f64),
         Bool(bool),
     }
 
@@ -336,6 +337,7 @@ pub mod __private {
             match self {
                 Lit::Str(s) => v.as_str() == Some(s),
                 Lit::Int(i) => v.as_i64() == Some(i) && !v.is_f64(),
+                Lit::Float(x) => v.as_f64() == Some(x),
                 Lit::Bool(b) => v.as_bool() == Some(b),
             }
         }
@@ -346,6 +348,7 @@ pub mod __private {
             match self {
                 Lit::Str(s) => write!(f, "{s:?}"),
                 Lit::Int(i) => write!(f, "{i}"),
+                Lit::Float(x) => write!(f, "{x}"),
                 Lit::Bool(b) => write!(f, "{b}"),
             }
         }

@@ -22,6 +22,9 @@ pub struct Config {
     /// Names for inline types, keyed `Parent.field`, where the default `{Parent}{Field}` collides.
     #[serde(default)]
     pub inline_names: BTreeMap<String, String>,
+    /// Rust names for fields, keyed `Type.field`, where the snake-case name collides.
+    #[serde(default)]
+    pub field_names: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

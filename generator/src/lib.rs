@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod parse;
 pub mod config;
 pub mod ir;
+pub mod names;
 pub mod resolve;
 pub mod emit;
 

@@ -6,23 +6,26 @@ use quote::{format_ident, quote};
 use std::collections::BTreeSet;
 
 use super::docs;
-use super::names::{builder_ident, field_ident, type_ident, value_variant};
+use crate::names::{builder_ident, type_ident, value_variant};
+use crate::config::Config;
 use crate::ir::*;
+use crate::resolve::checks::field_rust_name;
 use crate::parse::Literal;
 
 struct Ctx<'a> {
     space: &'a TypeSpace,
+    config: &'a Config,
     module: &'a Module,
     /// Names the module's docs can link to.
     linkable: BTreeSet<String>,
 }
 
-pub fn module(space: &TypeSpace, module: &Module) -> TokenStream {
+pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStream {
     let mut linkable: BTreeSet<String> = module.items.iter().map(|i| i.name.clone()).collect();
     for (_, names) in &module.uses {
         linkable.extend(names.iter().cloned());
     }
-    let cx = Ctx { space, module, linkable };
+    let cx = Ctx { space, config, module, linkable };
     let title = format!(" {}", module.title);
     let source = format!(" Generated from `{}` (pinned in `schema/pins.toml`).", module.source);
     let uses = module.uses.iter().map(|(m, names)| {
@@ -30,17 +33,18 @@ pub fn module(space: &TypeSpace, module: &Module) -> TokenStream {
         let names = names.iter().map(|n| type_ident(n));
         quote! { pub use crate::#m::{#(#names),*}; }
     });
-    let items = module.items.iter().map(|i| cx.item(i));
+    let items: Vec<TokenStream> = module.items.iter().map(|i| cx.item(i)).collect();
     let registry = cx.registry();
     let dynamic = cx.dynamic();
+    let uses_map = items.iter().any(|t| t.to_string().contains("BTreeMap"));
+    let map_use = if uses_map { quote! { use std::collections::BTreeMap; } } else { quote! {} };
     quote! {
         #![doc = #title]
         #![doc = ""]
         #![doc = #source]
         #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 
-        use std::collections::BTreeMap;
-
+        #map_use
         use crate::runtime::{self as __rt, __private as __p};
         #(#uses)*
 
@@ -55,13 +59,18 @@ fn doc_attrs(lines: &[String]) -> TokenStream {
     quote! { #(#[doc = #lines])* }
 }
 
+/// A number literal as an integer when it is one, else as a float.
+fn number(n: &str) -> Result<i64, f64> {
+    n.parse::<i64>().map_err(|_| n.parse::<f64>().unwrap_or(f64::NAN))
+}
+
 fn lit_tokens(l: &Literal) -> TokenStream {
     match l {
         Literal::Str(s) => quote! { __p::Lit::Str(#s) },
-        Literal::Num(n) => {
-            let v: i64 = n.parse().unwrap_or_default();
-            quote! { __p::Lit::Int(#v) }
-        }
+        Literal::Num(n) => match number(n) {
+            Ok(i) => quote! { __p::Lit::Int(#i) },
+            Err(f) => quote! { __p::Lit::Float(#f) },
+        },
         Literal::Bool(b) => quote! { __p::Lit::Bool(#b) },
     }
 }
@@ -70,10 +79,10 @@ fn lit_tokens(l: &Literal) -> TokenStream {
 fn lit_value(l: &Literal) -> TokenStream {
     match l {
         Literal::Str(s) => quote! { #s },
-        Literal::Num(n) => {
-            let v: i64 = n.parse().unwrap_or_default();
-            quote! { &#v }
-        }
+        Literal::Num(n) => match number(n) {
+            Ok(i) => quote! { &#i },
+            Err(f) => quote! { &#f },
+        },
         Literal::Bool(b) => quote! { &#b },
     }
 }
@@ -154,17 +163,49 @@ impl<'a> Ctx<'a> {
                 let docs = doc_attrs(&lines);
                 match l {
                     Literal::Str(s) => quote! { #docs pub const #name: &str = #s; },
-                    Literal::Num(n) if n.contains(['.', 'e', 'E']) => {
-                        let v = Lit::f64_unsuffixed(n.parse().unwrap_or_default());
-                        quote! { #docs pub const #name: f64 = #v; }
-                    }
-                    Literal::Num(n) => {
-                        let v: i64 = n.parse().unwrap_or_default();
-                        quote! { #docs pub const #name: i64 = #v; }
-                    }
+                    Literal::Num(n) => match number(n) {
+                        Ok(i) => quote! { #docs pub const #name: i64 = #i; },
+                        Err(f) => {
+                            let v = Lit::f64_unsuffixed(f);
+                            quote! { #docs pub const #name: f64 = #v; }
+                        }
+                    },
                     Literal::Bool(b) => quote! { #docs pub const #name: bool = #b; },
                 }
             }
+        }
+    }
+
+/// Whether a value of `ty` contains a `target` without a `Vec` or map in between, so that it needs a `Box`.
+    fn contains_by_value(&self, ty: &Ty, target: &TypeRef, seen: &mut BTreeSet<TypeRef>) -> bool {
+        match ty {
+            Ty::Named(r) => {
+                if r == target {
+                    return true;
+                }
+                if !seen.insert(r.clone()) {
+                    return false;
+                }
+                match self.space.item(r).map(|i| &i.kind) {
+                    Some(ItemKind::Struct(s)) => s.fields.iter().any(|f| !f.never && f.literal.is_none() && self.contains_by_value(&f.ty, target, seen)),
+                    Some(ItemKind::Union(u)) => u.variants.iter().any(|v| self.contains_by_value(&v.ty, target, seen)),
+                    Some(ItemKind::Alias(t)) => self.contains_by_value(t, target, seen),
+                    _ => false,
+                }
+            }
+            Ty::Nullable(inner) => self.contains_by_value(inner, target, seen),
+            _ => false,
+        }
+    }
+
+    /// The Rust type of a field or variant of `owner`, boxed where it would otherwise contain `owner` itself.
+    fn member_ty(&self, owner: &str, ty: &Ty) -> TokenStream {
+        let t = self.rust_ty(ty);
+        let me = TypeRef { module: self.module.name.clone(), name: owner.to_string() };
+        if self.contains_by_value(ty, &me, &mut BTreeSet::new()) {
+            quote! { Box<#t> }
+        } else {
+            t
         }
     }
 
@@ -179,7 +220,7 @@ impl<'a> Ctx<'a> {
                     _ => false,
                 }
             }
-            Ty::Nullable(_) | Ty::Null => false,
+            Ty::Nullable(_) | Ty::Null | Ty::Number | Ty::Binding(_) => false,
             _ => true,
         }
     }
@@ -229,7 +270,7 @@ impl<'a> Ctx<'a> {
             if f.never {
                 continue;
             }
-            let ident = field_ident(wire);
+            let ident = format_ident!("{}", field_rust_name(self.config, &item.name, wire));
             let fdocs = doc_attrs(&self.docs(&f.doc));
             let fdep = Self::deprecated(&f.doc);
             if let Some(l) = &f.literal {
@@ -252,13 +293,16 @@ impl<'a> Ctx<'a> {
                 }
                 continue;
             }
-            let ty = self.rust_ty(&f.ty);
+            let ty = self.member_ty(&item.name, &f.ty);
             known_fits.push(quote! { (#wire, <#ty as __p::Shape>::fits as __p::Fit) });
             let is_value = matches!(f.ty, Ty::Value);
             if f.optional {
                 fields.push(quote! { #fdocs #fdep pub #ident: Option<#ty>, });
                 slots.push(quote! { #ident: Option<#ty>, });
-                let arm = if is_value {
+                let is_nullable = matches!(f.ty, Ty::Nullable(_));
+                let arm = if is_nullable {
+                    quote! { #wire => __p::required(&mut self.#ident, #wire, src), }
+                } else if is_value {
                     quote! { #wire => __p::optional_value(&mut self.#ident, #wire, src), }
                 } else if typed_rest {
                     quote! { #wire => __p::required(&mut self.#ident, #wire, src), }
@@ -439,7 +483,7 @@ impl<'a> Ctx<'a> {
         let name = type_ident(&item.name);
         let dep = Self::deprecated(&item.doc);
         let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
-        let vtys: Vec<_> = u.variants.iter().map(|v| self.rust_ty(&v.ty)).collect();
+        let vtys: Vec<_> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
         let has_unknown = matches!(&u.dispatch, Dispatch::Tag(t) if t.on_other.is_none());
         let how = match &u.dispatch {
             Dispatch::Kind => "Read by the JSON kind of the value.".to_string(),
@@ -526,6 +570,18 @@ impl<'a> Ctx<'a> {
         let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
         let vbuilders: Vec<_> = u.variants.iter().map(|v| self.builder_path(&v.ty)).collect();
         let is_union: Vec<bool> = u.variants.iter().map(|v| self.space.union_of(&v.ty).is_some()).collect();
+        let me = TypeRef { module: self.module.name.clone(), name: item.name.clone() };
+        let finishes: Vec<TokenStream> = u
+            .variants
+            .iter()
+            .map(|v| {
+                if self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+                    quote! { Box::new(__p::Builder::finish(b)?) }
+                } else {
+                    quote! { __p::Builder::finish(b)? }
+                }
+            })
+            .collect();
         let make = |i: usize, tag: TokenStream| -> TokenStream {
             let v = &vnames[i];
             let b = &vbuilders[i];
@@ -574,7 +630,7 @@ impl<'a> Ctx<'a> {
                 }
                 fn finish<E: serde::de::Error>(self) -> ::core::result::Result<#name, E> {
                     Ok(match self {
-                        #( Self::#vnames(b) => #name::#vnames(__p::Builder::finish(b)?), )*
+                        #( Self::#vnames(b) => #name::#vnames(#finishes), )*
                         #unknown_finish
                     })
                 }
@@ -616,7 +672,7 @@ impl<'a> Ctx<'a> {
         let find = |k: JsonKind| u.variants.iter().position(|v| self.space.kind_of(&v.ty) == k);
         let ok = |i: usize, value: TokenStream| -> TokenStream {
             let v = format_ident!("{}", u.variants[i].name);
-            let ty = self.rust_ty(&u.variants[i].ty);
+            let ty = self.member_ty(&item.name, &u.variants[i].ty);
             quote! { Ok(#name::#v(<#ty as serde::Deserialize<'de>>::deserialize(#value)?)) }
         };
         if let Some(i) = find(JsonKind::String) {
@@ -687,7 +743,7 @@ impl<'a> Ctx<'a> {
     fn shape_impl(&self, item: &Item, u: &Union) -> TokenStream {
         let name = type_ident(&item.name);
         let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
-        let vtys: Vec<_> = u.variants.iter().map(|v| self.rust_ty(&v.ty)).collect();
+        let vtys: Vec<_> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
         let idx: Vec<usize> = (0..u.variants.len()).collect();
         let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
         let msg = format!("no variant of {} matches this value; expected {expected}", item.name);

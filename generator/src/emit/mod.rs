@@ -3,7 +3,7 @@
 mod docs;
 mod items;
 mod manifest;
-mod names;
+
 
 use proc_macro2::TokenStream;
 
@@ -20,7 +20,7 @@ pub struct GeneratedFile {
 pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
     let mut files = Vec::new();
     for m in &space.modules {
-        let tokens = items::module(space, m);
+        let tokens = items::module(space, config, m);
         files.push(GeneratedFile { path: format!("src/{}.rs", m.name), contents: format_rust(&format!("from `{}`", m.source), tokens) });
     }
     files.push(GeneratedFile { path: "src/lib.rs".into(), contents: format_rust("from schema/codegen.toml", manifest::lib_rs(space)) });

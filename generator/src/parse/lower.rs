@@ -164,10 +164,13 @@ fn const_literal(e: &ast::Expr) -> Option<Literal> {
     }
 }
 
+/// A number literal in plain decimal, whatever its spelling (`0xff`, `1_000`, `2.5e3`).
 fn number_text(n: &ast::Number) -> String {
-    match &n.raw {
-        Some(raw) => raw.to_string(),
-        None => n.value.to_string(),
+    let v = n.value;
+    if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:?}")
     }
 }
 

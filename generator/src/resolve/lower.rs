@@ -79,6 +79,8 @@ struct Lowerer<'a> {
     shapes: BTreeMap<String, Option<Shape>>,
     in_progress: BTreeSet<String>,
     taken: BTreeSet<String>,
+    /// Names already reported as unusable (unbound imports); later uses stay quiet.
+    unresolved: BTreeSet<String>,
     /// Inline items found while lowering each declaration, emitted right after it.
     inline: Vec<Vec<Item>>,
     inline_of: BTreeMap<String, Vec<Item>>,
@@ -96,6 +98,7 @@ pub fn lower_module(file: &File, module: &ModuleConfig, config: &Config, prior: 
         shapes: BTreeMap::new(),
         in_progress: BTreeSet::new(),
         taken: BTreeSet::new(),
+        unresolved: BTreeSet::new(),
         inline: Vec::new(),
         inline_of: BTreeMap::new(),
     };
@@ -153,7 +156,9 @@ impl<'a> Lowerer<'a> {
             self.taken.insert(d.name.clone());
         }
         for imp in &file.imports {
+            self.taken.insert(imp.local.clone());
             let Some(target) = self.module.imports.get(&imp.module) else {
+                self.unresolved.insert(imp.local.clone());
                 self.diags.push(
                     Diagnostic::new(&imp.location, format!("import from `{}` is not bound to a generated module", imp.module))
                         .with_hint(format!("add `\"{}\" = \"<module>\"` under [module.imports] for `{}` in schema/codegen.toml", imp.module, self.module.name)),
@@ -163,9 +168,9 @@ impl<'a> Lowerer<'a> {
             let r = TypeRef { module: target.clone(), name: imp.imported.clone() };
             if self.prior.item(&r).is_none() {
                 self.diags.push(Diagnostic::new(&imp.location, format!("`{}` is not a type of module `{target}` (modules must be generated before the modules that import them)", imp.imported)));
+                self.unresolved.insert(imp.local.clone());
                 continue;
             }
-            self.taken.insert(imp.local.clone());
             self.imports.insert(imp.local.clone(), r);
         }
     }
@@ -184,18 +189,20 @@ impl<'a> Lowerer<'a> {
             }
             DeclKind::Alias(target) => self.lower_alias(&decl.name, target, &naming),
             DeclKind::Const(ConstValue::Literal(l)) => Some(ItemKind::Const(l.clone())),
-            DeclKind::Const(ConstValue::Typed(t)) => match self.literal_of(t) {
-                Some(l) => Some(ItemKind::Const(l)),
-                None => {
-                    self.err(&t.location, format!("the type of constant `{}` must name a single literal", decl.name));
-                    None
-                }
-            },
+            DeclKind::Const(ConstValue::Typed(t)) if is_literal_kind(t) => self.literal_of(t).map(ItemKind::Const),
+            DeclKind::Const(ConstValue::Typed(t)) => {
+                self.err(&t.location, format!("the type of constant `{}` must name a single literal", decl.name));
+                None
+            }
         }
     }
 
     fn lower_alias(&mut self, name: &str, target: &TypeExpr, naming: &Naming) -> Option<ItemKind> {
         if let Some(b) = self.config.bindings.get(name) {
+            if let Err(e) = syn::parse_str::<syn::Type>(&b.rust) {
+                self.err(&target.location, format!("schema/codegen.toml: the binding of `{name}` (`{}`) is not a Rust type: {e}", b.rust));
+                return None;
+            }
             return Some(ItemKind::Alias(Ty::Binding(b.rust.clone())));
         }
         match &target.kind {
@@ -209,7 +216,35 @@ impl<'a> Lowerer<'a> {
                 let shape = self.decl_shape(name, &target.location)?;
                 Some(ItemKind::Struct(self.to_struct(name, shape)))
             }
-            _ => Some(ItemKind::Alias(self.to_ty(target, naming, false)?)),
+            _ => {
+                if self.alias_cycle(name, target) {
+                    self.err(&target.location, format!("type alias `{name}` refers to itself"));
+                    return None;
+                }
+                Some(ItemKind::Alias(self.to_ty(target, naming, false)?))
+            }
+        }
+    }
+
+    /// Whether following plain alias-to-name steps from `target` comes back to `name`.
+    fn alias_cycle(&self, name: &str, target: &TypeExpr) -> bool {
+        let mut seen = BTreeSet::new();
+        let mut t = target;
+        loop {
+            let TypeKind::Ref { name: next, args } = &t.kind else { return false };
+            if !args.is_empty() {
+                return false;
+            }
+            if next == name {
+                return true;
+            }
+            if !seen.insert(next.clone()) {
+                return false;
+            }
+            match self.decls.get(next.as_str()).map(|d| &d.kind) {
+                Some(DeclKind::Alias(inner)) => t = inner,
+                _ => return false,
+            }
         }
     }
 
@@ -242,7 +277,9 @@ impl<'a> Lowerer<'a> {
             return self.prior_shape(&r, at);
         }
         let Some(decl) = self.decls.get(name).copied() else {
-            self.err(at, format!("unknown type `{name}`"));
+            if !self.unresolved.contains(name) {
+                self.err(at, format!("unknown type `{name}`"));
+            }
             return None;
         };
         if !self.in_progress.insert(name.to_string()) {
@@ -420,7 +457,9 @@ impl<'a> Lowerer<'a> {
         if matches!(ty_expr.kind, TypeKind::Keyword(Keyword::Never)) {
             return Some(Field { never: true, optional: true, ..base });
         }
-        if let Some(lit) = self.literal_of(&ty_expr) {
+        if is_literal_kind(&ty_expr) {
+            // Reported inside `literal_of` when it fails; nothing more to say here.
+            let lit = self.literal_of(&ty_expr)?;
             let ty = match &lit {
                 Literal::Str(_) => Ty::String,
                 Literal::Num(n) if n.contains(['.', 'e', 'E']) => Ty::Number,
@@ -440,6 +479,10 @@ impl<'a> Lowerer<'a> {
             TypeKind::Literal(l) => Some(l.clone()),
             TypeKind::TypeOf(name) => match self.decls.get(name.as_str()).map(|d| &d.kind) {
                 Some(DeclKind::Const(ConstValue::Literal(l))) => Some(l.clone()),
+                Some(DeclKind::Const(ConstValue::Typed(t))) if is_literal_kind(t) => {
+                    let t = t.clone();
+                    self.literal_of(&t)
+                }
                 _ => {
                     self.err(&t.location, format!("`typeof {name}` must name a literal constant of this file"));
                     None
@@ -580,6 +623,9 @@ impl<'a> Lowerer<'a> {
         if let Some(r) = self.imports.get(name) {
             return Some(Ty::Named(r.clone()));
         }
+        if self.unresolved.contains(name) {
+            return None;
+        }
         match self.decls.get(name).map(|d| &d.kind) {
             Some(DeclKind::Const(_)) => {
                 self.err(&t.location, format!("`{name}` is a constant; use `typeof {name}`"));
@@ -681,6 +727,10 @@ enum Members {
 
 fn is_string_key(args: &[TypeExpr]) -> bool {
     matches!(args.first().map(|a| &a.kind), Some(TypeKind::Keyword(Keyword::String)))
+}
+
+fn is_literal_kind(t: &TypeExpr) -> bool {
+    matches!(t.kind, TypeKind::Literal(_) | TypeKind::TypeOf(_) | TypeKind::Indexed { .. })
 }
 
 /// Alias targets that define an object of their own (and so become a struct named after the alias).

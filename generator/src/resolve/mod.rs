@@ -5,6 +5,7 @@
 //! `unions` then decides how every union is read; `methods` builds the method
 //! registry.
 
+pub mod checks;
 mod lower;
 mod methods;
 mod unions;
@@ -27,5 +28,6 @@ pub fn resolve(files: &[File], config: &Config) -> Result<TypeSpace, Diagnostics
     }
     unions::classify(&mut space, &mut diags);
     methods::collect(&mut space, config, &mut diags);
+    checks::names(&space, config, &mut diags);
     diags.into_result(space)
 }

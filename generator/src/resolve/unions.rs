@@ -112,8 +112,8 @@ fn tag_info(space: &TypeSpace, ty: &Ty, field: &str) -> Option<TagInfo> {
                 let Some(ItemKind::StringEnum(e)) = space.item(&r).map(|i| &i.kind) else { return None };
                 Some(TagInfo { values: e.values.clone(), absent: f.optional, open: false })
             }
-            (None, Ty::String) => Some(TagInfo { values: vec![], absent: true, open: true }),
-            (None, t) if space.kind_of(&t) == JsonKind::String => Some(TagInfo { values: vec![], absent: true, open: true }),
+            (None, Ty::String) => Some(TagInfo { values: vec![], absent: f.optional, open: true }),
+            (None, t) if space.kind_of(&t) == JsonKind::String => Some(TagInfo { values: vec![], absent: f.optional, open: true }),
             _ => None,
         };
     }

@@ -1,0 +1,68 @@
+//! Checks that need the whole type space: Rust names that would collide.
+
+use std::collections::BTreeMap;
+
+use crate::config::Config;
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::ir::*;
+use crate::names::field_ident;
+
+/// The field that keeps unknown keys on every struct.
+pub const EXTRA_FIELD: &str = "extra";
+/// The variant that keeps unknown tags on tagged unions.
+pub const UNKNOWN_VARIANT: &str = "Unknown";
+
+pub fn names(space: &TypeSpace, config: &Config, diags: &mut Diagnostics) {
+    for m in &space.modules {
+        for item in &m.items {
+            match &item.kind {
+                ItemKind::Struct(s) => {
+                    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+                    seen.insert(EXTRA_FIELD.to_string(), "(the field for unknown keys)");
+                    for f in s.fields.iter().filter(|f| !f.never && !(f.literal.is_some() && !f.optional)) {
+                        let ident = field_rust_name(config, &item.name, &f.name);
+                        if let Some(other) = seen.insert(ident.clone(), &f.name) {
+                            diags.push(
+                                Diagnostic::new(&f.location, format!("field `{}` of `{}` would be called `{ident}` in Rust, like {}", f.name, item.name, describe(other)))
+                                    .with_hint(format!("name it under [field_names] in schema/codegen.toml: \"{}.{}\" = \"...\"", item.name, f.name)),
+                            );
+                        }
+                    }
+                }
+                ItemKind::Union(u) => {
+                    let catch_all = matches!(&u.dispatch, Dispatch::Tag(t) if t.on_other.is_none());
+                    if catch_all && u.variants.iter().any(|v| v.name == UNKNOWN_VARIANT) {
+                        diags.push(Diagnostic::new(
+                            &item.location,
+                            format!("union `{}` has a member named `{UNKNOWN_VARIANT}`, the name of the variant that keeps unknown `{}` values", item.name, tag_field(u)),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The Rust name of a field: configured, or the snake-case form of its wire name.
+pub fn field_rust_name(config: &Config, type_name: &str, wire: &str) -> String {
+    match config.field_names.get(&format!("{type_name}.{wire}")) {
+        Some(n) => n.clone(),
+        None => field_ident(wire).to_string(),
+    }
+}
+
+fn describe(other: &str) -> String {
+    if other.starts_with('(') {
+        other.to_string()
+    } else {
+        format!("field `{other}`")
+    }
+}
+
+fn tag_field(u: &Union) -> &str {
+    match &u.dispatch {
+        Dispatch::Tag(t) => &t.field,
+        _ => "",
+    }
+}

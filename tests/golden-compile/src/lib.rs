@@ -1,0 +1,78 @@
+//! Compiles the expected outputs of the generator goldens so they cannot rot.
+//!
+//! One module per valid case under `tests/goldens/`, mounted from its expected
+//! source; the golden test fails when a valid case is missing here. Generated code
+//! refers to `crate::runtime` and, across modules, to `crate::<module>`, so every
+//! module sits at the crate root under the name its case configures.
+
+pub mod runtime {
+    pub use mcp_schema::runtime::*;
+}
+
+#[path = "../../goldens/bindings/expected.rs"]
+pub mod bindings;
+#[path = "../../goldens/docs_and_tags/expected.rs"]
+pub mod docs_and_tags;
+#[path = "../../goldens/extends_many/expected.rs"]
+pub mod extends_many;
+#[path = "../../goldens/extends_omit/expected.rs"]
+pub mod extends_omit;
+#[path = "../../goldens/field_literal/expected.rs"]
+pub mod field_literal;
+#[path = "../../goldens/field_override/expected.rs"]
+pub mod field_override;
+#[path = "../../goldens/float_literal_field/expected.rs"]
+pub mod float_literal_field;
+#[path = "../../goldens/imports/expected.imports_core.rs"]
+pub mod imports_core;
+#[path = "../../goldens/imports/expected.imports_ext.rs"]
+pub mod imports_ext;
+#[path = "../../goldens/index_signatures/expected.rs"]
+pub mod index_signatures;
+#[path = "../../goldens/indexed_access/expected.rs"]
+pub mod indexed_access;
+#[path = "../../goldens/inline_names/expected.rs"]
+pub mod inline_names;
+#[path = "../../goldens/inline_objects/expected.rs"]
+pub mod inline_objects;
+#[path = "../../goldens/intersection_alias/expected.rs"]
+pub mod intersection_alias;
+#[path = "../../goldens/intersection_error_field/expected.rs"]
+pub mod intersection_error_field;
+#[path = "../../goldens/literal_unions/expected.rs"]
+pub mod literal_unions;
+#[path = "../../goldens/nested_unions/expected.rs"]
+pub mod nested_unions;
+#[path = "../../goldens/never_and_null/expected.rs"]
+pub mod never_and_null;
+#[path = "../../goldens/number_literals/expected.rs"]
+pub mod number_literals;
+#[path = "../../goldens/records/expected.rs"]
+pub mod records;
+#[path = "../../goldens/recursive_alias/expected.rs"]
+pub mod recursive_alias;
+#[path = "../../goldens/recursive_struct/expected.rs"]
+pub mod recursive_struct;
+#[path = "../../goldens/requests_notifications/expected.rs"]
+pub mod requests_notifications;
+#[path = "../../goldens/single_or_array/expected.rs"]
+pub mod single_or_array;
+#[path = "../../goldens/tag_default/expected.rs"]
+pub mod tag_default;
+#[path = "../../goldens/tag_open_member/expected.rs"]
+pub mod tag_open_member;
+#[path = "../../goldens/tagged_method/expected.rs"]
+pub mod tagged_method;
+#[path = "../../goldens/tagged_type/expected.rs"]
+pub mod tagged_type;
+#[path = "../../goldens/typeof_consts/expected.rs"]
+pub mod typeof_consts;
+#[path = "../../goldens/typeof_declared_const/expected.rs"]
+pub mod typeof_declared_const;
+#[path = "../../goldens/union_by_keys/expected.rs"]
+pub mod union_by_keys;
+#[path = "../../goldens/union_by_kind/expected.rs"]
+pub mod union_by_kind;
+
+#[cfg(test)]
+mod roundtrip;
