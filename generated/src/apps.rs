@@ -6,10 +6,13 @@
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
 pub use crate::v2025_11_25::{
     CallToolResult, ContentBlock, EmbeddedResource, Implementation, RequestId,
     ResourceLink, Tool,
 };
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "MCP Apps 2.0.4";
 /// Current protocol version supported by this SDK.
 ///
 /// The SDK automatically handles version negotiation during initialization.
@@ -85,6 +88,33 @@ impl __p::Shape for McpUiTheme {
             })
     }
 }
+impl __v::Validate for McpUiTheme {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "McpUiTheme", SCHEMA_LABEL, "\"light\", \"dark\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "McpUiTheme", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
+    }
+}
 /// Display mode for UI presentation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum McpUiDisplayMode {
@@ -157,6 +187,35 @@ impl __p::Shape for McpUiDisplayMode {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for McpUiDisplayMode {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "McpUiDisplayMode", SCHEMA_LABEL,
+                            "\"inline\", \"fullscreen\", \"pip\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "McpUiDisplayMode",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// CSS variable keys available to MCP apps for theming.
@@ -523,6 +582,35 @@ impl __p::Shape for McpUiStyleVariableKey {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for McpUiStyleVariableKey {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "McpUiStyleVariableKey", SCHEMA_LABEL,
+                            "\"--color-background-primary\", \"--color-background-secondary\", \"--color-background-tertiary\", \"--color-background-inverse\", \"--color-background-ghost\", \"--color-background-info\", \"--color-background-danger\", \"--color-background-success\", \"--color-background-warning\", \"--color-background-disabled\", \"--color-text-primary\", \"--color-text-secondary\", \"--color-text-tertiary\", \"--color-text-inverse\", \"--color-text-ghost\", \"--color-text-info\", \"--color-text-danger\", \"--color-text-success\", \"--color-text-warning\", \"--color-text-disabled\", \"--color-border-primary\", \"--color-border-secondary\", \"--color-border-tertiary\", \"--color-border-inverse\", \"--color-border-ghost\", \"--color-border-info\", \"--color-border-danger\", \"--color-border-success\", \"--color-border-warning\", \"--color-border-disabled\", \"--color-ring-primary\", \"--color-ring-secondary\", \"--color-ring-inverse\", \"--color-ring-info\", \"--color-ring-danger\", \"--color-ring-success\", \"--color-ring-warning\", \"--font-sans\", \"--font-mono\", \"--font-weight-normal\", \"--font-weight-medium\", \"--font-weight-semibold\", \"--font-weight-bold\", \"--font-text-xs-size\", \"--font-text-sm-size\", \"--font-text-md-size\", \"--font-text-lg-size\", \"--font-heading-xs-size\", \"--font-heading-sm-size\", \"--font-heading-md-size\", \"--font-heading-lg-size\", \"--font-heading-xl-size\", \"--font-heading-2xl-size\", \"--font-heading-3xl-size\", \"--font-text-xs-line-height\", \"--font-text-sm-line-height\", \"--font-text-md-line-height\", \"--font-text-lg-line-height\", \"--font-heading-xs-line-height\", \"--font-heading-sm-line-height\", \"--font-heading-md-line-height\", \"--font-heading-lg-line-height\", \"--font-heading-xl-line-height\", \"--font-heading-2xl-line-height\", \"--font-heading-3xl-line-height\", \"--border-radius-xs\", \"--border-radius-sm\", \"--border-radius-md\", \"--border-radius-lg\", \"--border-radius-xl\", \"--border-radius-full\", \"--border-width-regular\", \"--shadow-hairline\", \"--shadow-sm\", \"--shadow-md\", \"--shadow-lg\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "McpUiStyleVariableKey",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Style variables for theming MCP apps.
@@ -1494,6 +1582,620 @@ impl __p::Shape for McpUiStyles {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiStyles {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiStyles") else { return };
+        cx.required(o, &[], "McpUiStyles");
+        if let Some(x) = o.get("--color-background-primary") {
+            cx.key(
+                "--color-background-primary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-background-secondary") {
+            cx.key(
+                "--color-background-secondary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-background-tertiary") {
+            cx.key(
+                "--color-background-tertiary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-background-inverse") {
+            cx.key(
+                "--color-background-inverse",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-background-ghost") {
+            cx.key(
+                "--color-background-ghost",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-background-info") {
+            cx.key(
+                "--color-background-info",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-background-danger") {
+            cx.key(
+                "--color-background-danger",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-background-success") {
+            cx.key(
+                "--color-background-success",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-background-warning") {
+            cx.key(
+                "--color-background-warning",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-background-disabled") {
+            cx.key(
+                "--color-background-disabled",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-primary") {
+            cx.key(
+                "--color-text-primary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-secondary") {
+            cx.key(
+                "--color-text-secondary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-tertiary") {
+            cx.key(
+                "--color-text-tertiary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-inverse") {
+            cx.key(
+                "--color-text-inverse",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-ghost") {
+            cx.key(
+                "--color-text-ghost",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-info") {
+            cx.key(
+                "--color-text-info",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-danger") {
+            cx.key(
+                "--color-text-danger",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-success") {
+            cx.key(
+                "--color-text-success",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-warning") {
+            cx.key(
+                "--color-text-warning",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-text-disabled") {
+            cx.key(
+                "--color-text-disabled",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-primary") {
+            cx.key(
+                "--color-border-primary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-secondary") {
+            cx.key(
+                "--color-border-secondary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-tertiary") {
+            cx.key(
+                "--color-border-tertiary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-inverse") {
+            cx.key(
+                "--color-border-inverse",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-ghost") {
+            cx.key(
+                "--color-border-ghost",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-info") {
+            cx.key(
+                "--color-border-info",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-danger") {
+            cx.key(
+                "--color-border-danger",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-success") {
+            cx.key(
+                "--color-border-success",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-warning") {
+            cx.key(
+                "--color-border-warning",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-border-disabled") {
+            cx.key(
+                "--color-border-disabled",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-ring-primary") {
+            cx.key(
+                "--color-ring-primary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-ring-secondary") {
+            cx.key(
+                "--color-ring-secondary",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-ring-inverse") {
+            cx.key(
+                "--color-ring-inverse",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-ring-info") {
+            cx.key(
+                "--color-ring-info",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-ring-danger") {
+            cx.key(
+                "--color-ring-danger",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-ring-success") {
+            cx.key(
+                "--color-ring-success",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--color-ring-warning") {
+            cx.key(
+                "--color-ring-warning",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-sans") {
+            cx.key(
+                "--font-sans",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-mono") {
+            cx.key(
+                "--font-mono",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-weight-normal") {
+            cx.key(
+                "--font-weight-normal",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-weight-medium") {
+            cx.key(
+                "--font-weight-medium",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-weight-semibold") {
+            cx.key(
+                "--font-weight-semibold",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-weight-bold") {
+            cx.key(
+                "--font-weight-bold",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-text-xs-size") {
+            cx.key(
+                "--font-text-xs-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-text-sm-size") {
+            cx.key(
+                "--font-text-sm-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-text-md-size") {
+            cx.key(
+                "--font-text-md-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-text-lg-size") {
+            cx.key(
+                "--font-text-lg-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-xs-size") {
+            cx.key(
+                "--font-heading-xs-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-sm-size") {
+            cx.key(
+                "--font-heading-sm-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-md-size") {
+            cx.key(
+                "--font-heading-md-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-lg-size") {
+            cx.key(
+                "--font-heading-lg-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-xl-size") {
+            cx.key(
+                "--font-heading-xl-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-2xl-size") {
+            cx.key(
+                "--font-heading-2xl-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-3xl-size") {
+            cx.key(
+                "--font-heading-3xl-size",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-text-xs-line-height") {
+            cx.key(
+                "--font-text-xs-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-text-sm-line-height") {
+            cx.key(
+                "--font-text-sm-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-text-md-line-height") {
+            cx.key(
+                "--font-text-md-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-text-lg-line-height") {
+            cx.key(
+                "--font-text-lg-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-xs-line-height") {
+            cx.key(
+                "--font-heading-xs-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-sm-line-height") {
+            cx.key(
+                "--font-heading-sm-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-md-line-height") {
+            cx.key(
+                "--font-heading-md-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-lg-line-height") {
+            cx.key(
+                "--font-heading-lg-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-xl-line-height") {
+            cx.key(
+                "--font-heading-xl-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-2xl-line-height") {
+            cx.key(
+                "--font-heading-2xl-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--font-heading-3xl-line-height") {
+            cx.key(
+                "--font-heading-3xl-line-height",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--border-radius-xs") {
+            cx.key(
+                "--border-radius-xs",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--border-radius-sm") {
+            cx.key(
+                "--border-radius-sm",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--border-radius-md") {
+            cx.key(
+                "--border-radius-md",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--border-radius-lg") {
+            cx.key(
+                "--border-radius-lg",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--border-radius-xl") {
+            cx.key(
+                "--border-radius-xl",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--border-radius-full") {
+            cx.key(
+                "--border-radius-full",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--border-width-regular") {
+            cx.key(
+                "--border-width-regular",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--shadow-hairline") {
+            cx.key(
+                "--shadow-hairline",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--shadow-sm") {
+            cx.key(
+                "--shadow-sm",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--shadow-md") {
+            cx.key(
+                "--shadow-md",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("--shadow-lg") {
+            cx.key(
+                "--shadow-lg",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Request to open an external URL in the host's default browser.
 ///
 /// See also: `App.openLink` for the method that sends this request
@@ -1590,6 +2292,28 @@ impl __p::Shape for McpUiOpenLinkRequest {
         )
     }
 }
+impl __v::Validate for McpUiOpenLinkRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiOpenLinkRequest") else { return };
+        cx.required(o, &["method", "params"], "McpUiOpenLinkRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/open-link"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiOpenLinkRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiOpenLinkRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiOpenLinkRequestParams {
@@ -1666,6 +2390,20 @@ impl __p::Shape for McpUiOpenLinkRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["url"], &[])
+    }
+}
+impl __v::Validate for McpUiOpenLinkRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiOpenLinkRequestParams") else { return };
+        cx.required(o, &["url"], "McpUiOpenLinkRequestParams");
+        if let Some(x) = o.get("url") {
+            cx.key(
+                "url",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Result from opening a URL.
@@ -1748,6 +2486,20 @@ impl __p::Shape for McpUiOpenLinkResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiOpenLinkResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiOpenLinkResult") else { return };
+        cx.required(o, &[], "McpUiOpenLinkResult");
+        if let Some(x) = o.get("isError") {
+            cx.key(
+                "isError",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Request to download a file through the host.
@@ -1854,6 +2606,31 @@ impl __p::Shape for McpUiDownloadFileRequest {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/download-file"))],
         )
+    }
+}
+impl __v::Validate for McpUiDownloadFileRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiDownloadFileRequest") else { return };
+        cx.required(o, &["method", "params"], "McpUiDownloadFileRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/download-file"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiDownloadFileRequestParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`McpUiDownloadFileRequest`]`.params.contents[]`.
@@ -1986,6 +2763,47 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParamsContentsItem
         __p::deserialize_tagged::<D, McpUiDownloadFileRequestParamsContentsItem>(d)
     }
 }
+impl __v::Validate for McpUiDownloadFileRequestParamsContentsItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiDownloadFileRequestParamsContentsItem") else {
+            return
+        };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("resource")) => {
+                <crate::v2025_11_25::EmbeddedResource as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("resource_link")) => {
+                <crate::v2025_11_25::ResourceLink as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "type",
+                                other,
+                                "McpUiDownloadFileRequestParamsContentsItem",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => {
+                cx.required(o, &["type"], "McpUiDownloadFileRequestParamsContentsItem")
+            }
+        }
+    }
+}
 /// The inline type of [`McpUiDownloadFileRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiDownloadFileRequestParams {
@@ -2070,6 +2888,22 @@ impl __p::Shape for McpUiDownloadFileRequestParams {
         __p::fits_object(v, &["contents"], &[])
     }
 }
+impl __v::Validate for McpUiDownloadFileRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiDownloadFileRequestParams") else { return };
+        cx.required(o, &["contents"], "McpUiDownloadFileRequestParams");
+        if let Some(x) = o.get("contents") {
+            cx.key(
+                "contents",
+                |cx| {
+                    <Vec<
+                        McpUiDownloadFileRequestParamsContentsItem,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Result from a file download request.
 ///
 /// See also: [`McpUiDownloadFileRequest`]
@@ -2150,6 +2984,20 @@ impl __p::Shape for McpUiDownloadFileResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiDownloadFileResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiDownloadFileResult") else { return };
+        cx.required(o, &[], "McpUiDownloadFileResult");
+        if let Some(x) = o.get("isError") {
+            cx.key(
+                "isError",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Request to send a message to the host's chat interface.
@@ -2248,6 +3096,28 @@ impl __p::Shape for McpUiMessageRequest {
         )
     }
 }
+impl __v::Validate for McpUiMessageRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiMessageRequest") else { return };
+        cx.required(o, &["method", "params"], "McpUiMessageRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/message"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiMessageRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiMessageRequest`]`.params`.
 ///
 /// Always carries `"role": "user"`: checked when read, written by `Serialize`.
@@ -2344,6 +3214,30 @@ impl __p::Shape for McpUiMessageRequestParams {
         )
     }
 }
+impl __v::Validate for McpUiMessageRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiMessageRequestParams") else { return };
+        cx.required(o, &["role", "content"], "McpUiMessageRequestParams");
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("user"));
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <Vec<
+                        crate::v2025_11_25::ContentBlock,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Result from sending a message.
 ///
 /// See also: [`McpUiMessageRequest`]
@@ -2424,6 +3318,20 @@ impl __p::Shape for McpUiMessageResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiMessageResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiMessageResult") else { return };
+        cx.required(o, &[], "McpUiMessageResult");
+        if let Some(x) = o.get("isError") {
+            cx.key(
+                "isError",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Notification that the sandbox proxy iframe is ready to receive content.
@@ -2522,6 +3430,28 @@ impl __p::Shape for McpUiSandboxProxyReadyNotification {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"))],
         )
+    }
+}
+impl __v::Validate for McpUiSandboxProxyReadyNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiSandboxProxyReadyNotification") else { return };
+        cx.required(o, &["method", "params"], "McpUiSandboxProxyReadyNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Notification containing HTML resource for the sandbox proxy to load.
@@ -2626,6 +3556,36 @@ impl __p::Shape for McpUiSandboxResourceReadyNotification {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/sandbox-resource-ready"))],
         )
+    }
+}
+impl __v::Validate for McpUiSandboxResourceReadyNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotification") else {
+            return
+        };
+        cx.required(o, &["method", "params"], "McpUiSandboxResourceReadyNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(
+                        x,
+                        __p::Lit::Str("ui/notifications/sandbox-resource-ready"),
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiSandboxResourceReadyNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`McpUiSandboxResourceReadyNotification`]`.params`.
@@ -2740,6 +3700,46 @@ impl __p::Shape for McpUiSandboxResourceReadyNotificationParams {
         __p::fits_object(v, &["html"], &[])
     }
 }
+impl __v::Validate for McpUiSandboxResourceReadyNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotificationParams") else {
+            return
+        };
+        cx.required(o, &["html"], "McpUiSandboxResourceReadyNotificationParams");
+        if let Some(x) = o.get("html") {
+            cx.key(
+                "html",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("sandbox") {
+            cx.key(
+                "sandbox",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("csp") {
+            cx.key(
+                "csp",
+                |cx| {
+                    <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("permissions") {
+            cx.key(
+                "permissions",
+                |cx| {
+                    <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Notification of UI size changes (View -> Host).
 ///
 /// See also: `App.sendSizeChanged` for the method to send this from View
@@ -2841,6 +3841,31 @@ impl __p::Shape for McpUiSizeChangedNotification {
         )
     }
 }
+impl __v::Validate for McpUiSizeChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiSizeChangedNotification") else { return };
+        cx.required(o, &["method", "params"], "McpUiSizeChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/notifications/size-changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiSizeChangedNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiSizeChangedNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSizeChangedNotificationParams {
@@ -2930,6 +3955,28 @@ impl __p::Shape for McpUiSizeChangedNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiSizeChangedNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiSizeChangedNotificationParams") else { return };
+        cx.required(o, &[], "McpUiSizeChangedNotificationParams");
+        if let Some(x) = o.get("width") {
+            cx.key(
+                "width",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("height") {
+            cx.key(
+                "height",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Notification containing complete tool arguments (Host -> View).
@@ -3031,6 +4078,31 @@ impl __p::Shape for McpUiToolInputNotification {
         )
     }
 }
+impl __v::Validate for McpUiToolInputNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiToolInputNotification") else { return };
+        cx.required(o, &["method", "params"], "McpUiToolInputNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-input"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiToolInputNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiToolInputNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiToolInputNotificationParams {
@@ -3109,6 +4181,20 @@ impl __p::Shape for McpUiToolInputNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiToolInputNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiToolInputNotificationParams") else { return };
+        cx.required(o, &[], "McpUiToolInputNotificationParams");
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Notification containing partial/streaming tool arguments (Host -> View).
@@ -3211,6 +4297,31 @@ impl __p::Shape for McpUiToolInputPartialNotification {
         )
     }
 }
+impl __v::Validate for McpUiToolInputPartialNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiToolInputPartialNotification") else { return };
+        cx.required(o, &["method", "params"], "McpUiToolInputPartialNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-input-partial"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiToolInputPartialNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiToolInputPartialNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiToolInputPartialNotificationParams {
@@ -3289,6 +4400,22 @@ impl __p::Shape for McpUiToolInputPartialNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiToolInputPartialNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiToolInputPartialNotificationParams") else {
+            return
+        };
+        cx.required(o, &[], "McpUiToolInputPartialNotificationParams");
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Notification containing tool execution result (Host -> View).
@@ -3389,6 +4516,31 @@ impl __p::Shape for McpUiToolResultNotification {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/tool-result"))],
         )
+    }
+}
+impl __v::Validate for McpUiToolResultNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiToolResultNotification") else { return };
+        cx.required(o, &["method", "params"], "McpUiToolResultNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-result"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <crate::v2025_11_25::CallToolResult as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// Notification that tool execution was cancelled (Host -> View).
@@ -3493,6 +4645,31 @@ impl __p::Shape for McpUiToolCancelledNotification {
         )
     }
 }
+impl __v::Validate for McpUiToolCancelledNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiToolCancelledNotification") else { return };
+        cx.required(o, &["method", "params"], "McpUiToolCancelledNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-cancelled"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiToolCancelledNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiToolCancelledNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiToolCancelledNotificationParams {
@@ -3573,6 +4750,22 @@ impl __p::Shape for McpUiToolCancelledNotificationParams {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiToolCancelledNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiToolCancelledNotificationParams") else {
+            return
+        };
+        cx.required(o, &[], "McpUiToolCancelledNotificationParams");
+        if let Some(x) = o.get("reason") {
+            cx.key(
+                "reason",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// CSS blocks that can be injected by apps.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCss {
@@ -3646,6 +4839,20 @@ impl __p::Shape for McpUiHostCss {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiHostCss {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostCss") else { return };
+        cx.required(o, &[], "McpUiHostCss");
+        if let Some(x) = o.get("fonts") {
+            cx.key(
+                "fonts",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Style configuration for theming MCP apps.
@@ -3732,6 +4939,28 @@ impl __p::Shape for McpUiHostStyles {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiHostStyles {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostStyles") else { return };
+        cx.required(o, &[], "McpUiHostStyles");
+        if let Some(x) = o.get("variables") {
+            cx.key(
+                "variables",
+                |cx| {
+                    <McpUiStyles as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("css") {
+            cx.key(
+                "css",
+                |cx| {
+                    <McpUiHostCss as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Rich context about the host environment provided to views.
@@ -3938,6 +5167,117 @@ impl __p::Shape for McpUiHostContext {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiHostContext {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostContext") else { return };
+        cx.required(o, &[], "McpUiHostContext");
+        if let Some(x) = o.get("toolInfo") {
+            cx.key(
+                "toolInfo",
+                |cx| {
+                    <McpUiHostContextToolInfo as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("theme") {
+            cx.key(
+                "theme",
+                |cx| {
+                    <McpUiTheme as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("styles") {
+            cx.key(
+                "styles",
+                |cx| {
+                    <McpUiHostStyles as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("displayMode") {
+            cx.key(
+                "displayMode",
+                |cx| {
+                    <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("availableDisplayModes") {
+            cx.key(
+                "availableDisplayModes",
+                |cx| {
+                    <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("containerDimensions") {
+            cx.key(
+                "containerDimensions",
+                |cx| {
+                    <McpUiHostContextContainerDimensions as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("locale") {
+            cx.key(
+                "locale",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("timeZone") {
+            cx.key(
+                "timeZone",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("userAgent") {
+            cx.key(
+                "userAgent",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("platform") {
+            cx.key(
+                "platform",
+                |cx| {
+                    <McpUiHostContextPlatform as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("deviceCapabilities") {
+            cx.key(
+                "deviceCapabilities",
+                |cx| {
+                    <McpUiHostContextDeviceCapabilities as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("safeAreaInsets") {
+            cx.key(
+                "safeAreaInsets",
+                |cx| {
+                    <McpUiHostContextSafeAreaInsets as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiHostContext`]`.toolInfo`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostContextToolInfo {
@@ -4025,6 +5365,31 @@ impl __p::Shape for McpUiHostContextToolInfo {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tool"], &[])
+    }
+}
+impl __v::Validate for McpUiHostContextToolInfo {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostContextToolInfo") else { return };
+        cx.required(o, &["tool"], "McpUiHostContextToolInfo");
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <crate::v2025_11_25::RequestId as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("tool") {
+            cx.key(
+                "tool",
+                |cx| {
+                    <crate::v2025_11_25::Tool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`McpUiHostContext`]`.containerDimensions`.
@@ -4138,6 +5503,46 @@ impl __p::Shape for McpUiHostContextContainerDimensions {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiHostContextContainerDimensions {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostContextContainerDimensions") else {
+            return
+        };
+        cx.required(o, &[], "McpUiHostContextContainerDimensions");
+        if let Some(x) = o.get("height") {
+            cx.key(
+                "height",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxHeight") {
+            cx.key(
+                "maxHeight",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("width") {
+            cx.key(
+                "width",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxWidth") {
+            cx.key(
+                "maxWidth",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiHostContext`]`.platform`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum McpUiHostContextPlatform {
@@ -4210,6 +5615,35 @@ impl __p::Shape for McpUiHostContextPlatform {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for McpUiHostContextPlatform {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "McpUiHostContextPlatform", SCHEMA_LABEL,
+                            "\"web\", \"desktop\", \"mobile\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "McpUiHostContextPlatform",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// The inline type of [`McpUiHostContext`]`.deviceCapabilities`.
@@ -4301,6 +5735,28 @@ impl __p::Shape for McpUiHostContextDeviceCapabilities {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiHostContextDeviceCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostContextDeviceCapabilities") else { return };
+        cx.required(o, &[], "McpUiHostContextDeviceCapabilities");
+        if let Some(x) = o.get("touch") {
+            cx.key(
+                "touch",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("hover") {
+            cx.key(
+                "hover",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`McpUiHostContext`]`.safeAreaInsets`.
@@ -4404,6 +5860,48 @@ impl __p::Shape for McpUiHostContextSafeAreaInsets {
         __p::fits_object(v, &["top", "right", "bottom", "left"], &[])
     }
 }
+impl __v::Validate for McpUiHostContextSafeAreaInsets {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostContextSafeAreaInsets") else { return };
+        cx.required(
+            o,
+            &["top", "right", "bottom", "left"],
+            "McpUiHostContextSafeAreaInsets",
+        );
+        if let Some(x) = o.get("top") {
+            cx.key(
+                "top",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("right") {
+            cx.key(
+                "right",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("bottom") {
+            cx.key(
+                "bottom",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("left") {
+            cx.key(
+                "left",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Notification that host context has changed (Host -> View).
 ///
 /// See also: [`McpUiHostContext`] for the full context structure
@@ -4499,6 +5997,33 @@ impl __p::Shape for McpUiHostContextChangedNotification {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/notifications/host-context-changed"))],
         )
+    }
+}
+impl __v::Validate for McpUiHostContextChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostContextChangedNotification") else {
+            return
+        };
+        cx.required(o, &["method", "params"], "McpUiHostContextChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(
+                        x,
+                        __p::Lit::Str("ui/notifications/host-context-changed"),
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiHostContext as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Request to update the agent's context without requiring a follow-up action (View -> Host).
@@ -4610,6 +6135,31 @@ impl __p::Shape for McpUiUpdateModelContextRequest {
         )
     }
 }
+impl __v::Validate for McpUiUpdateModelContextRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiUpdateModelContextRequest") else { return };
+        cx.required(o, &["method", "params"], "McpUiUpdateModelContextRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/update-model-context"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiUpdateModelContextRequestParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiUpdateModelContextRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiUpdateModelContextRequestParams {
@@ -4707,6 +6257,32 @@ impl __p::Shape for McpUiUpdateModelContextRequestParams {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiUpdateModelContextRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiUpdateModelContextRequestParams") else {
+            return
+        };
+        cx.required(o, &[], "McpUiUpdateModelContextRequestParams");
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <Vec<
+                        crate::v2025_11_25::ContentBlock,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("structuredContent") {
+            cx.key(
+                "structuredContent",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Request for graceful shutdown of the View (Host -> View).
 ///
 /// See also: `AppBridge.teardownResource` for the host method that sends this
@@ -4801,6 +6377,28 @@ impl __p::Shape for McpUiResourceTeardownRequest {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/resource-teardown"))],
         )
+    }
+}
+impl __v::Validate for McpUiResourceTeardownRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiResourceTeardownRequest") else { return };
+        cx.required(o, &["method", "params"], "McpUiResourceTeardownRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/resource-teardown"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Result from graceful shutdown request.
@@ -4937,6 +6535,62 @@ impl __p::Shape for McpUiSupportedContentBlockModalities {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiSupportedContentBlockModalities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiSupportedContentBlockModalities") else {
+            return
+        };
+        cx.required(o, &[], "McpUiSupportedContentBlockModalities");
+        if let Some(x) = o.get("text") {
+            cx.key(
+                "text",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("image") {
+            cx.key(
+                "image",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("audio") {
+            cx.key(
+                "audio",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resource") {
+            cx.key(
+                "resource",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resourceLink") {
+            cx.key(
+                "resourceLink",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("structuredContent") {
+            cx.key(
+                "structuredContent",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Notification for app-initiated teardown request (View -> Host).
 /// Views send this to request that the host tear them down. The host decides
 /// whether to proceed - if approved, the host will send
@@ -5037,6 +6691,28 @@ impl __p::Shape for McpUiRequestTeardownNotification {
             &["method"],
             &[("method", true, __p::Lit::Str("ui/notifications/request-teardown"))],
         )
+    }
+}
+impl __v::Validate for McpUiRequestTeardownNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiRequestTeardownNotification") else { return };
+        cx.required(o, &["method"], "McpUiRequestTeardownNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/notifications/request-teardown"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Capabilities supported by the host application.
@@ -5239,6 +6915,113 @@ impl __p::Shape for McpUiHostCapabilities {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiHostCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostCapabilities") else { return };
+        cx.required(o, &[], "McpUiHostCapabilities");
+        if let Some(x) = o.get("experimental") {
+            cx.key(
+                "experimental",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("openLinks") {
+            cx.key(
+                "openLinks",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("downloadFile") {
+            cx.key(
+                "downloadFile",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("serverTools") {
+            cx.key(
+                "serverTools",
+                |cx| {
+                    <McpUiHostCapabilitiesServerTools as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("serverResources") {
+            cx.key(
+                "serverResources",
+                |cx| {
+                    <McpUiHostCapabilitiesServerResources as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("logging") {
+            cx.key(
+                "logging",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("sandbox") {
+            cx.key(
+                "sandbox",
+                |cx| {
+                    <McpUiHostCapabilitiesSandbox as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("updateModelContext") {
+            cx.key(
+                "updateModelContext",
+                |cx| {
+                    <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("sampling") {
+            cx.key(
+                "sampling",
+                |cx| {
+                    <McpUiHostCapabilitiesSampling as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiHostCapabilities`]`.serverTools`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCapabilitiesServerTools {
@@ -5321,6 +7104,20 @@ impl __p::Shape for McpUiHostCapabilitiesServerTools {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiHostCapabilitiesServerTools {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerTools") else { return };
+        cx.required(o, &[], "McpUiHostCapabilitiesServerTools");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiHostCapabilities`]`.serverResources`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCapabilitiesServerResources {
@@ -5401,6 +7198,22 @@ impl __p::Shape for McpUiHostCapabilitiesServerResources {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiHostCapabilitiesServerResources {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerResources") else {
+            return
+        };
+        cx.required(o, &[], "McpUiHostCapabilitiesServerResources");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`McpUiHostCapabilities`]`.sandbox`.
@@ -5499,6 +7312,28 @@ impl __p::Shape for McpUiHostCapabilitiesSandbox {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiHostCapabilitiesSandbox {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostCapabilitiesSandbox") else { return };
+        cx.required(o, &[], "McpUiHostCapabilitiesSandbox");
+        if let Some(x) = o.get("permissions") {
+            cx.key(
+                "permissions",
+                |cx| {
+                    <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("csp") {
+            cx.key(
+                "csp",
+                |cx| {
+                    <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiHostCapabilities`]`.sampling`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostCapabilitiesSampling {
@@ -5577,6 +7412,20 @@ impl __p::Shape for McpUiHostCapabilitiesSampling {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiHostCapabilitiesSampling {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiHostCapabilitiesSampling") else { return };
+        cx.required(o, &[], "McpUiHostCapabilitiesSampling");
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Capabilities provided by the View (`App`).
@@ -5696,6 +7545,39 @@ impl __p::Shape for McpUiAppCapabilities {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiAppCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiAppCapabilities") else { return };
+        cx.required(o, &[], "McpUiAppCapabilities");
+        if let Some(x) = o.get("experimental") {
+            cx.key(
+                "experimental",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <McpUiAppCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("availableDisplayModes") {
+            cx.key(
+                "availableDisplayModes",
+                |cx| {
+                    <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiAppCapabilities`]`.tools`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiAppCapabilitiesTools {
@@ -5776,6 +7658,20 @@ impl __p::Shape for McpUiAppCapabilitiesTools {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiAppCapabilitiesTools {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiAppCapabilitiesTools") else { return };
+        cx.required(o, &[], "McpUiAppCapabilitiesTools");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Initialization request sent from View to Host.
@@ -5877,6 +7773,31 @@ impl __p::Shape for McpUiInitializeRequest {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("ui/initialize"))],
         )
+    }
+}
+impl __v::Validate for McpUiInitializeRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiInitializeRequest") else { return };
+        cx.required(o, &["method", "params"], "McpUiInitializeRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/initialize"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiInitializeRequestParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`McpUiInitializeRequest`]`.params`.
@@ -5981,6 +7902,43 @@ impl __p::Shape for McpUiInitializeRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["appInfo", "appCapabilities", "protocolVersion"], &[])
+    }
+}
+impl __v::Validate for McpUiInitializeRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiInitializeRequestParams") else { return };
+        cx.required(
+            o,
+            &["appInfo", "appCapabilities", "protocolVersion"],
+            "McpUiInitializeRequestParams",
+        );
+        if let Some(x) = o.get("appInfo") {
+            cx.key(
+                "appInfo",
+                |cx| {
+                    <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("appCapabilities") {
+            cx.key(
+                "appCapabilities",
+                |cx| {
+                    <McpUiAppCapabilities as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("protocolVersion") {
+            cx.key(
+                "protocolVersion",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Initialization result returned from Host to View.
@@ -6100,6 +8058,51 @@ impl __p::Shape for McpUiInitializeResult {
         )
     }
 }
+impl __v::Validate for McpUiInitializeResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiInitializeResult") else { return };
+        cx.required(
+            o,
+            &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
+            "McpUiInitializeResult",
+        );
+        if let Some(x) = o.get("protocolVersion") {
+            cx.key(
+                "protocolVersion",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("hostInfo") {
+            cx.key(
+                "hostInfo",
+                |cx| {
+                    <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("hostCapabilities") {
+            cx.key(
+                "hostCapabilities",
+                |cx| {
+                    <McpUiHostCapabilities as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("hostContext") {
+            cx.key(
+                "hostContext",
+                |cx| {
+                    <McpUiHostContext as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Notification that View has completed initialization (View -> Host).
 ///
 /// See also: `App.connect` for the method that sends this notification
@@ -6196,6 +8199,28 @@ impl __p::Shape for McpUiInitializedNotification {
             &["method"],
             &[("method", true, __p::Lit::Str("ui/notifications/initialized"))],
         )
+    }
+}
+impl __v::Validate for McpUiInitializedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiInitializedNotification") else { return };
+        cx.required(o, &["method"], "McpUiInitializedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/notifications/initialized"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Content Security Policy configuration for UI resources.
@@ -6350,6 +8375,44 @@ impl __p::Shape for McpUiResourceCsp {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiResourceCsp {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiResourceCsp") else { return };
+        cx.required(o, &[], "McpUiResourceCsp");
+        if let Some(x) = o.get("connectDomains") {
+            cx.key(
+                "connectDomains",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resourceDomains") {
+            cx.key(
+                "resourceDomains",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("frameDomains") {
+            cx.key(
+                "frameDomains",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("baseUriDomains") {
+            cx.key(
+                "baseUriDomains",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Sandbox permissions requested by the UI resource.
 ///
 /// Servers declare which browser capabilities their UI needs.
@@ -6475,6 +8538,44 @@ impl __p::Shape for McpUiResourcePermissions {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiResourcePermissions {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiResourcePermissions") else { return };
+        cx.required(o, &[], "McpUiResourcePermissions");
+        if let Some(x) = o.get("camera") {
+            cx.key(
+                "camera",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("microphone") {
+            cx.key(
+                "microphone",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("geolocation") {
+            cx.key(
+                "geolocation",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("clipboardWrite") {
+            cx.key(
+                "clipboardWrite",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// UI Resource metadata for security and rendering configuration.
@@ -6614,6 +8715,44 @@ impl __p::Shape for McpUiResourceMeta {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for McpUiResourceMeta {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiResourceMeta") else { return };
+        cx.required(o, &[], "McpUiResourceMeta");
+        if let Some(x) = o.get("csp") {
+            cx.key(
+                "csp",
+                |cx| {
+                    <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("permissions") {
+            cx.key(
+                "permissions",
+                |cx| {
+                    <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("domain") {
+            cx.key(
+                "domain",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("prefersBorder") {
+            cx.key(
+                "prefersBorder",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Request to change the display mode of the UI.
 /// The host will respond with the actual display mode that was set,
 /// which may differ from the requested mode if not supported.
@@ -6718,6 +8857,31 @@ impl __p::Shape for McpUiRequestDisplayModeRequest {
         )
     }
 }
+impl __v::Validate for McpUiRequestDisplayModeRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequest") else { return };
+        cx.required(o, &["method", "params"], "McpUiRequestDisplayModeRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ui/request-display-mode"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <McpUiRequestDisplayModeRequestParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`McpUiRequestDisplayModeRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpUiRequestDisplayModeRequestParams {
@@ -6794,6 +8958,22 @@ impl __p::Shape for McpUiRequestDisplayModeRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["mode"], &[])
+    }
+}
+impl __v::Validate for McpUiRequestDisplayModeRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequestParams") else {
+            return
+        };
+        cx.required(o, &["mode"], "McpUiRequestDisplayModeRequestParams");
+        if let Some(x) = o.get("mode") {
+            cx.key(
+                "mode",
+                |cx| {
+                    <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Result from requesting a display mode change.
@@ -6876,6 +9056,20 @@ impl __p::Shape for McpUiRequestDisplayModeResult {
         __p::fits_object(v, &["mode"], &[])
     }
 }
+impl __v::Validate for McpUiRequestDisplayModeResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiRequestDisplayModeResult") else { return };
+        cx.required(o, &["mode"], "McpUiRequestDisplayModeResult");
+        if let Some(x) = o.get("mode") {
+            cx.key(
+                "mode",
+                |cx| {
+                    <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Tool visibility scope - who can access the tool.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum McpUiToolVisibility {
@@ -6944,6 +9138,34 @@ impl __p::Shape for McpUiToolVisibility {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for McpUiToolVisibility {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "McpUiToolVisibility", SCHEMA_LABEL, "\"model\", \"app\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "McpUiToolVisibility",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// UI-related metadata for tools.
@@ -7046,6 +9268,37 @@ impl __p::Shape for McpUiToolMeta {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiToolMeta {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiToolMeta") else { return };
+        cx.required(o, &[], "McpUiToolMeta");
+        if let Some(x) = o.get("resourceUri") {
+            cx.key(
+                "resourceUri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("visibility") {
+            cx.key(
+                "visibility",
+                |cx| {
+                    <Vec<McpUiToolVisibility> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if o.contains_key("csp") {
+            cx.key("csp", |cx| cx.never("`csp` is typed `never` in McpUiToolMeta"));
+        }
+        if o.contains_key("permissions") {
+            cx.key(
+                "permissions",
+                |cx| cx.never("`permissions` is typed `never` in McpUiToolMeta"),
+            );
+        }
     }
 }
 /// Method string constants for MCP Apps protocol messages.
@@ -7161,6 +9414,20 @@ impl __p::Shape for McpUiClientCapabilities {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for McpUiClientCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "McpUiClientCapabilities") else { return };
+        cx.required(o, &[], "McpUiClientCapabilities");
+        if let Some(x) = o.get("mimeTypes") {
+            cx.key(
+                "mimeTypes",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 impl __rt::RequestMethod for McpUiOpenLinkRequest {
@@ -7447,6 +9714,203 @@ pub fn roundtrip_json(
             "McpUiToolVisibility" => go::<McpUiToolVisibility>(json),
             "McpUiToolMeta" => go::<McpUiToolMeta>(json),
             "McpUiClientCapabilities" => go::<McpUiClientCapabilities>(json),
+            _ => return None,
+        },
+    )
+}
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "McpUiTheme" => __v::validate_json::<McpUiTheme>(value, options),
+            "McpUiDisplayMode" => __v::validate_json::<McpUiDisplayMode>(value, options),
+            "McpUiStyleVariableKey" => {
+                __v::validate_json::<McpUiStyleVariableKey>(value, options)
+            }
+            "McpUiStyles" => __v::validate_json::<McpUiStyles>(value, options),
+            "McpUiOpenLinkRequest" => {
+                __v::validate_json::<McpUiOpenLinkRequest>(value, options)
+            }
+            "McpUiOpenLinkRequestParams" => {
+                __v::validate_json::<McpUiOpenLinkRequestParams>(value, options)
+            }
+            "McpUiOpenLinkResult" => {
+                __v::validate_json::<McpUiOpenLinkResult>(value, options)
+            }
+            "McpUiDownloadFileRequest" => {
+                __v::validate_json::<McpUiDownloadFileRequest>(value, options)
+            }
+            "McpUiDownloadFileRequestParamsContentsItem" => {
+                __v::validate_json::<
+                    McpUiDownloadFileRequestParamsContentsItem,
+                >(value, options)
+            }
+            "McpUiDownloadFileRequestParams" => {
+                __v::validate_json::<McpUiDownloadFileRequestParams>(value, options)
+            }
+            "McpUiDownloadFileResult" => {
+                __v::validate_json::<McpUiDownloadFileResult>(value, options)
+            }
+            "McpUiMessageRequest" => {
+                __v::validate_json::<McpUiMessageRequest>(value, options)
+            }
+            "McpUiMessageRequestParams" => {
+                __v::validate_json::<McpUiMessageRequestParams>(value, options)
+            }
+            "McpUiMessageResult" => {
+                __v::validate_json::<McpUiMessageResult>(value, options)
+            }
+            "McpUiSandboxProxyReadyNotification" => {
+                __v::validate_json::<McpUiSandboxProxyReadyNotification>(value, options)
+            }
+            "McpUiSandboxResourceReadyNotification" => {
+                __v::validate_json::<
+                    McpUiSandboxResourceReadyNotification,
+                >(value, options)
+            }
+            "McpUiSandboxResourceReadyNotificationParams" => {
+                __v::validate_json::<
+                    McpUiSandboxResourceReadyNotificationParams,
+                >(value, options)
+            }
+            "McpUiSizeChangedNotification" => {
+                __v::validate_json::<McpUiSizeChangedNotification>(value, options)
+            }
+            "McpUiSizeChangedNotificationParams" => {
+                __v::validate_json::<McpUiSizeChangedNotificationParams>(value, options)
+            }
+            "McpUiToolInputNotification" => {
+                __v::validate_json::<McpUiToolInputNotification>(value, options)
+            }
+            "McpUiToolInputNotificationParams" => {
+                __v::validate_json::<McpUiToolInputNotificationParams>(value, options)
+            }
+            "McpUiToolInputPartialNotification" => {
+                __v::validate_json::<McpUiToolInputPartialNotification>(value, options)
+            }
+            "McpUiToolInputPartialNotificationParams" => {
+                __v::validate_json::<
+                    McpUiToolInputPartialNotificationParams,
+                >(value, options)
+            }
+            "McpUiToolResultNotification" => {
+                __v::validate_json::<McpUiToolResultNotification>(value, options)
+            }
+            "McpUiToolCancelledNotification" => {
+                __v::validate_json::<McpUiToolCancelledNotification>(value, options)
+            }
+            "McpUiToolCancelledNotificationParams" => {
+                __v::validate_json::<
+                    McpUiToolCancelledNotificationParams,
+                >(value, options)
+            }
+            "McpUiHostCss" => __v::validate_json::<McpUiHostCss>(value, options),
+            "McpUiHostStyles" => __v::validate_json::<McpUiHostStyles>(value, options),
+            "McpUiHostContext" => __v::validate_json::<McpUiHostContext>(value, options),
+            "McpUiHostContextToolInfo" => {
+                __v::validate_json::<McpUiHostContextToolInfo>(value, options)
+            }
+            "McpUiHostContextContainerDimensions" => {
+                __v::validate_json::<McpUiHostContextContainerDimensions>(value, options)
+            }
+            "McpUiHostContextPlatform" => {
+                __v::validate_json::<McpUiHostContextPlatform>(value, options)
+            }
+            "McpUiHostContextDeviceCapabilities" => {
+                __v::validate_json::<McpUiHostContextDeviceCapabilities>(value, options)
+            }
+            "McpUiHostContextSafeAreaInsets" => {
+                __v::validate_json::<McpUiHostContextSafeAreaInsets>(value, options)
+            }
+            "McpUiHostContextChangedNotification" => {
+                __v::validate_json::<McpUiHostContextChangedNotification>(value, options)
+            }
+            "McpUiUpdateModelContextRequest" => {
+                __v::validate_json::<McpUiUpdateModelContextRequest>(value, options)
+            }
+            "McpUiUpdateModelContextRequestParams" => {
+                __v::validate_json::<
+                    McpUiUpdateModelContextRequestParams,
+                >(value, options)
+            }
+            "McpUiResourceTeardownRequest" => {
+                __v::validate_json::<McpUiResourceTeardownRequest>(value, options)
+            }
+            "McpUiResourceTeardownResult" => {
+                __v::validate_json::<McpUiResourceTeardownResult>(value, options)
+            }
+            "McpUiSupportedContentBlockModalities" => {
+                __v::validate_json::<
+                    McpUiSupportedContentBlockModalities,
+                >(value, options)
+            }
+            "McpUiRequestTeardownNotification" => {
+                __v::validate_json::<McpUiRequestTeardownNotification>(value, options)
+            }
+            "McpUiHostCapabilities" => {
+                __v::validate_json::<McpUiHostCapabilities>(value, options)
+            }
+            "McpUiHostCapabilitiesServerTools" => {
+                __v::validate_json::<McpUiHostCapabilitiesServerTools>(value, options)
+            }
+            "McpUiHostCapabilitiesServerResources" => {
+                __v::validate_json::<
+                    McpUiHostCapabilitiesServerResources,
+                >(value, options)
+            }
+            "McpUiHostCapabilitiesSandbox" => {
+                __v::validate_json::<McpUiHostCapabilitiesSandbox>(value, options)
+            }
+            "McpUiHostCapabilitiesSampling" => {
+                __v::validate_json::<McpUiHostCapabilitiesSampling>(value, options)
+            }
+            "McpUiAppCapabilities" => {
+                __v::validate_json::<McpUiAppCapabilities>(value, options)
+            }
+            "McpUiAppCapabilitiesTools" => {
+                __v::validate_json::<McpUiAppCapabilitiesTools>(value, options)
+            }
+            "McpUiInitializeRequest" => {
+                __v::validate_json::<McpUiInitializeRequest>(value, options)
+            }
+            "McpUiInitializeRequestParams" => {
+                __v::validate_json::<McpUiInitializeRequestParams>(value, options)
+            }
+            "McpUiInitializeResult" => {
+                __v::validate_json::<McpUiInitializeResult>(value, options)
+            }
+            "McpUiInitializedNotification" => {
+                __v::validate_json::<McpUiInitializedNotification>(value, options)
+            }
+            "McpUiResourceCsp" => __v::validate_json::<McpUiResourceCsp>(value, options),
+            "McpUiResourcePermissions" => {
+                __v::validate_json::<McpUiResourcePermissions>(value, options)
+            }
+            "McpUiResourceMeta" => {
+                __v::validate_json::<McpUiResourceMeta>(value, options)
+            }
+            "McpUiRequestDisplayModeRequest" => {
+                __v::validate_json::<McpUiRequestDisplayModeRequest>(value, options)
+            }
+            "McpUiRequestDisplayModeRequestParams" => {
+                __v::validate_json::<
+                    McpUiRequestDisplayModeRequestParams,
+                >(value, options)
+            }
+            "McpUiRequestDisplayModeResult" => {
+                __v::validate_json::<McpUiRequestDisplayModeResult>(value, options)
+            }
+            "McpUiToolVisibility" => {
+                __v::validate_json::<McpUiToolVisibility>(value, options)
+            }
+            "McpUiToolMeta" => __v::validate_json::<McpUiToolMeta>(value, options),
+            "McpUiClientCapabilities" => {
+                __v::validate_json::<McpUiClientCapabilities>(value, options)
+            }
             _ => return None,
         },
     )

@@ -6,6 +6,9 @@
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "the draft";
 pub type JSONValue = serde_json::Value;
 pub type JSONObject = serde_json::Map<String, serde_json::Value>;
 pub type JSONArray = Vec<serde_json::Value>;
@@ -83,6 +86,27 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for JSONRPCMessage {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <JSONRPCRequest as __p::Shape>::score(v),
+                <JSONRPCNotification as __p::Shape>::score(v),
+                <JSONRPCResponse as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <JSONRPCRequest as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <JSONRPCNotification as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <JSONRPCResponse as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
                 )
             }
         }
@@ -312,6 +336,59 @@ impl __p::Shape for RequestMetaObject {
         )
     }
 }
+impl __v::Validate for RequestMetaObject {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RequestMetaObject") else { return };
+        cx.required(
+            o,
+            &[
+                "io.modelcontextprotocol/protocolVersion",
+                "io.modelcontextprotocol/clientCapabilities",
+            ],
+            "RequestMetaObject",
+        );
+        if let Some(x) = o.get("progressToken") {
+            cx.key(
+                "progressToken",
+                |cx| {
+                    <ProgressToken as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("io.modelcontextprotocol/protocolVersion") {
+            cx.key(
+                "io.modelcontextprotocol/protocolVersion",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("io.modelcontextprotocol/clientInfo") {
+            cx.key(
+                "io.modelcontextprotocol/clientInfo",
+                |cx| {
+                    <Implementation as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("io.modelcontextprotocol/clientCapabilities") {
+            cx.key(
+                "io.modelcontextprotocol/clientCapabilities",
+                |cx| {
+                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("io.modelcontextprotocol/logLevel") {
+            cx.key(
+                "io.modelcontextprotocol/logLevel",
+                |cx| {
+                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 ///
 /// See also: [`MetaObject`] for key naming rules and reserved prefixes.
@@ -418,6 +495,20 @@ impl __p::Shape for NotificationMetaObject {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for NotificationMetaObject {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "NotificationMetaObject") else { return };
+        cx.required(o, &[], "NotificationMetaObject");
+        if let Some(x) = o.get("io.modelcontextprotocol/subscriptionId") {
+            cx.key(
+                "io.modelcontextprotocol/subscriptionId",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
 ///
 /// See also: [`MetaObject`] for key naming rules and reserved prefixes.
@@ -518,6 +609,20 @@ impl __p::Shape for ResultMetaObject {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ResultMetaObject {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResultMetaObject") else { return };
+        cx.required(o, &[], "ResultMetaObject");
+        if let Some(x) = o.get("io.modelcontextprotocol/serverInfo") {
+            cx.key(
+                "io.modelcontextprotocol/serverInfo",
+                |cx| {
+                    <Implementation as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A progress token, used to associate progress notifications with the original request.
@@ -627,6 +732,22 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for ProgressToken {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ProgressToken; expected String (string); Integer (integer)",
+                )
+            }
+        }
+    }
+}
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
 /// Common params for any request.
@@ -699,6 +820,32 @@ impl __p::Shape for RequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta"], &[])
+    }
+}
+impl __v::Validate for RequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RequestParams") else { return };
+        cx.required(o, &["_meta"], "RequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "progressToken",
+                            "io.modelcontextprotocol/protocolVersion",
+                            "io.modelcontextprotocol/clientInfo",
+                            "io.modelcontextprotocol/clientCapabilities",
+                            "io.modelcontextprotocol/logLevel",
+                        ],
+                    );
+                },
+            );
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -783,6 +930,28 @@ impl __p::Shape for Request {
         __p::fits_object(v, &["method"], &[])
     }
 }
+impl __v::Validate for Request {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Request") else { return };
+        cx.required(o, &["method"], "Request");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Common params for any notification.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
@@ -860,6 +1029,26 @@ impl __p::Shape for NotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for NotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "NotificationParams") else { return };
+        cx.required(o, &[], "NotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/subscriptionId"],
+                    );
+                },
+            );
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -944,6 +1133,28 @@ impl __p::Shape for Notification {
         __p::fits_object(v, &["method"], &[])
     }
 }
+impl __v::Validate for Notification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Notification") else { return };
+        cx.required(o, &["method"], "Notification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Indicates the type of a [`Result`] object, allowing the client to
 /// determine how to parse the response.
 ///
@@ -1016,6 +1227,24 @@ impl __p::Shape for ResultType {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for ResultType {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "ResultType", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Common result fields.
@@ -1107,6 +1336,34 @@ impl __p::Shape for Result {
         __p::fits_object(v, &["resultType"], &[])
     }
 }
+impl __v::Validate for Result {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Result") else { return };
+        cx.required(o, &["resultType"], "Result");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Error {
     /// The error type that occurred.
@@ -1195,6 +1452,36 @@ impl __p::Shape for Error {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
+    }
+}
+impl __v::Validate for Error {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Error") else { return };
+        cx.required(o, &["code", "message"], "Error");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -1304,6 +1591,22 @@ impl<'de> serde::Deserialize<'de> for RequestId {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for RequestId {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of RequestId; expected String (string); Integer (integer)",
+                )
+            }
+        }
+    }
+}
 /// A request that expects a response.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -1407,6 +1710,44 @@ impl __p::Shape for JSONRPCRequest {
             &["method", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for JSONRPCRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A notification which does not expect a response.
@@ -1513,6 +1854,36 @@ impl __p::Shape for JSONRPCNotification {
         )
     }
 }
+impl __v::Validate for JSONRPCNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// A successful (non-error) response to a request.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -1613,6 +1984,37 @@ impl __p::Shape for JSONRPCResultResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for JSONRPCResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <Result as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
 /// A response to a request that indicates an error occurred.
@@ -1719,6 +2121,37 @@ impl __p::Shape for JSONRPCErrorResponse {
         )
     }
 }
+impl __v::Validate for JSONRPCErrorResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
+        cx.required(o, &["jsonrpc", "error"], "JSONRPCErrorResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("error") {
+            cx.key(
+                "error",
+                |cx| {
+                    <Error as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        crate::validate::jsonrpc::response_fields(v, cx);
+    }
+}
 /// A response to a request, containing either the result or error.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -1790,6 +2223,28 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
                 )
             }
         }
+    }
+}
+impl __v::Validate for JSONRPCResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <JSONRPCResultResponse as __p::Shape>::score(v),
+                <JSONRPCErrorResponse as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <JSONRPCResultResponse as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => <JSONRPCErrorResponse as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of JSONRPCResponse; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)",
+                )
+            }
+        }
+        crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
 pub const PARSE_ERROR: i64 = -32700i64;
@@ -1898,6 +2353,36 @@ impl __p::Shape for ParseError {
         )
     }
 }
+impl __v::Validate for ParseError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ParseError") else { return };
+        cx.required(o, &["code", "message"], "ParseError");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32700i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
 ///
 /// See also: [JSON-RPC 2.0 Error Object](https://www.jsonrpc.org/specification#error_object)
@@ -1999,6 +2484,36 @@ impl __p::Shape for InvalidRequestError {
             &["code", "message"],
             &[("code", true, __p::Lit::Int(-32600i64))],
         )
+    }
+}
+impl __v::Validate for InvalidRequestError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InvalidRequestError") else { return };
+        cx.required(o, &["code", "message"], "InvalidRequestError");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32600i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A JSON-RPC error indicating that the requested method does not exist or is not available.
@@ -2109,6 +2624,36 @@ impl __p::Shape for MethodNotFoundError {
             &["code", "message"],
             &[("code", true, __p::Lit::Int(-32601i64))],
         )
+    }
+}
+impl __v::Validate for MethodNotFoundError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "MethodNotFoundError") else { return };
+        cx.required(o, &["code", "message"], "MethodNotFoundError");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32601i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A JSON-RPC error indicating that the method parameters are invalid or malformed.
@@ -2235,6 +2780,36 @@ impl __p::Shape for InvalidParamsError {
         )
     }
 }
+impl __v::Validate for InvalidParamsError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InvalidParamsError") else { return };
+        cx.required(o, &["code", "message"], "InvalidParamsError");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32602i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
 ///
 /// See also: [JSON-RPC 2.0 Error Object](https://www.jsonrpc.org/specification#error_object)
@@ -2334,6 +2909,36 @@ impl __p::Shape for InternalError {
             &["code", "message"],
             &[("code", true, __p::Lit::Int(-32603i64))],
         )
+    }
+}
+impl __v::Validate for InternalError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InternalError") else { return };
+        cx.required(o, &["code", "message"], "InternalError");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32603i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Error code returned when the HTTP headers of a request do not match the
@@ -2456,6 +3061,36 @@ impl __p::Shape for HeaderMismatchError {
         )
     }
 }
+impl __v::Validate for HeaderMismatchError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "HeaderMismatchError") else { return };
+        cx.required(o, &["jsonrpc", "error"], "HeaderMismatchError");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("error") {
+            cx.key(
+                "error",
+                |cx| {
+                    <HeaderMismatchErrorError as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`HeaderMismatchError`]`.error`.
 ///
 /// Always carries `"code": -32020`: checked when read, written by `Serialize`.
@@ -2555,6 +3190,36 @@ impl __p::Shape for HeaderMismatchErrorError {
             &["code", "message"],
             &[("code", true, __p::Lit::Int(-32020i64))],
         )
+    }
+}
+impl __v::Validate for HeaderMismatchErrorError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "HeaderMismatchErrorError") else { return };
+        cx.required(o, &["code", "message"], "HeaderMismatchErrorError");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32020i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Returned when the request's protocol version is unknown to the server or
@@ -2671,6 +3336,39 @@ impl __p::Shape for UnsupportedProtocolVersionError {
         )
     }
 }
+impl __v::Validate for UnsupportedProtocolVersionError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UnsupportedProtocolVersionError") else { return };
+        cx.required(o, &["jsonrpc", "error"], "UnsupportedProtocolVersionError");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("error") {
+            cx.key(
+                "error",
+                |cx| {
+                    <UnsupportedProtocolVersionErrorError as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`UnsupportedProtocolVersionError`]`.error.data`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsupportedProtocolVersionErrorErrorData {
@@ -2757,6 +3455,34 @@ impl __p::Shape for UnsupportedProtocolVersionErrorErrorData {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["supported", "requested"], &[])
+    }
+}
+impl __v::Validate for UnsupportedProtocolVersionErrorErrorData {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UnsupportedProtocolVersionErrorErrorData") else {
+            return
+        };
+        cx.required(
+            o,
+            &["supported", "requested"],
+            "UnsupportedProtocolVersionErrorErrorData",
+        );
+        if let Some(x) = o.get("supported") {
+            cx.key(
+                "supported",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requested") {
+            cx.key(
+                "requested",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`UnsupportedProtocolVersionError`]`.error`.
@@ -2859,6 +3585,45 @@ impl __p::Shape for UnsupportedProtocolVersionErrorError {
             &["code", "message", "data"],
             &[("code", true, __p::Lit::Int(-32022i64))],
         )
+    }
+}
+impl __v::Validate for UnsupportedProtocolVersionErrorError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UnsupportedProtocolVersionErrorError") else {
+            return
+        };
+        cx.required(
+            o,
+            &["code", "message", "data"],
+            "UnsupportedProtocolVersionErrorError",
+        );
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32022i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <UnsupportedProtocolVersionErrorErrorData as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// Returned when processing a request requires a capability the client did not
@@ -2974,6 +3739,41 @@ impl __p::Shape for MissingRequiredClientCapabilityError {
         )
     }
 }
+impl __v::Validate for MissingRequiredClientCapabilityError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "MissingRequiredClientCapabilityError") else {
+            return
+        };
+        cx.required(o, &["jsonrpc", "error"], "MissingRequiredClientCapabilityError");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("error") {
+            cx.key(
+                "error",
+                |cx| {
+                    <MissingRequiredClientCapabilityErrorError as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`MissingRequiredClientCapabilityError`]`.error.data`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MissingRequiredClientCapabilityErrorErrorData {
@@ -3064,6 +3864,26 @@ impl __p::Shape for MissingRequiredClientCapabilityErrorErrorData {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["requiredCapabilities"], &[])
+    }
+}
+impl __v::Validate for MissingRequiredClientCapabilityErrorErrorData {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "MissingRequiredClientCapabilityErrorErrorData") else {
+            return
+        };
+        cx.required(
+            o,
+            &["requiredCapabilities"],
+            "MissingRequiredClientCapabilityErrorErrorData",
+        );
+        if let Some(x) = o.get("requiredCapabilities") {
+            cx.key(
+                "requiredCapabilities",
+                |cx| {
+                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`MissingRequiredClientCapabilityError`]`.error`.
@@ -3166,6 +3986,45 @@ impl __p::Shape for MissingRequiredClientCapabilityErrorError {
             &["code", "message", "data"],
             &[("code", true, __p::Lit::Int(-32021i64))],
         )
+    }
+}
+impl __v::Validate for MissingRequiredClientCapabilityErrorError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "MissingRequiredClientCapabilityErrorError") else {
+            return
+        };
+        cx.required(
+            o,
+            &["code", "message", "data"],
+            "MissingRequiredClientCapabilityErrorError",
+        );
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32021i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <MissingRequiredClientCapabilityErrorErrorData as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// A result that indicates success but carries no data.
@@ -3302,6 +4161,37 @@ impl<'de> serde::Deserialize<'de> for InputRequest {
         __p::deserialize_tagged::<D, InputRequest>(d)
     }
 }
+impl __v::Validate for InputRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InputRequest") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("sampling/createMessage")) => {
+                <CreateMessageRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("roots/list")) => {
+                <ListRootsRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("elicitation/create")) => {
+                <ElicitRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx.unknown_variant("method", other, "InputRequest", SCHEMA_LABEL)
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "InputRequest"),
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -3376,6 +4266,27 @@ impl<'de> serde::Deserialize<'de> for InputResponse {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of InputResponse matches this value; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for InputResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <CreateMessageResult as __p::Shape>::score(v),
+                <ListRootsResult as __p::Shape>::score(v),
+                <ElicitResult as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <ListRootsResult as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <ElicitResult as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of InputResponse; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
                 )
             }
         }
@@ -3521,6 +4432,50 @@ impl __p::Shape for InputRequiredResult {
         )
     }
 }
+impl __v::Validate for InputRequiredResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InputRequiredResult") else { return };
+        cx.required(o, &["resultType"], "InputRequiredResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("input_required"));
+                },
+            );
+        }
+        if let Some(x) = o.get("inputRequests") {
+            cx.key(
+                "inputRequests",
+                |cx| {
+                    <InputRequests as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requestState") {
+            cx.key(
+                "requestState",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputResponseRequestParams {
     pub meta: RequestMetaObject,
@@ -3617,6 +4572,48 @@ impl __p::Shape for InputResponseRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta"], &[])
+    }
+}
+impl __v::Validate for InputResponseRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InputResponseRequestParams") else { return };
+        cx.required(o, &["_meta"], "InputResponseRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "progressToken",
+                            "io.modelcontextprotocol/protocolVersion",
+                            "io.modelcontextprotocol/clientInfo",
+                            "io.modelcontextprotocol/clientCapabilities",
+                            "io.modelcontextprotocol/logLevel",
+                        ],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("inputResponses") {
+            cx.key(
+                "inputResponses",
+                |cx| {
+                    <InputResponses as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requestState") {
+            cx.key(
+                "requestState",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Parameters for a `notifications/cancelled` notification.
@@ -3719,6 +4716,42 @@ impl __p::Shape for CancelledNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["requestId"], &[])
+    }
+}
+impl __v::Validate for CancelledNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
+        cx.required(o, &["requestId"], "CancelledNotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/subscriptionId"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("requestId") {
+            cx.key(
+                "requestId",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("reason") {
+            cx.key(
+                "reason",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
@@ -3841,6 +4874,36 @@ impl __p::Shape for CancelledNotification {
         )
     }
 }
+impl __v::Validate for CancelledNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CancelledNotification") else { return };
+        cx.required(o, &["method", "params", "jsonrpc"], "CancelledNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// A request from the client asking the server to advertise its supported
 /// protocol versions, capabilities, and other metadata. Servers **MUST**
 /// implement `server/discover`. Clients **MAY** call it but are not required
@@ -3959,6 +5022,44 @@ impl __p::Shape for DiscoverRequest {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for DiscoverRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "DiscoverRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "DiscoverRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("server/discover"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <RequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The result returned by the server for a [`server/discover`](DiscoverRequest) request.
@@ -4125,6 +5226,79 @@ impl __p::Shape for DiscoverResult {
         )
     }
 }
+impl __v::Validate for DiscoverResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "DiscoverResult") else { return };
+        cx.required(
+            o,
+            &["resultType", "ttlMs", "cacheScope", "supportedVersions", "capabilities"],
+            "DiscoverResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttlMs") {
+            cx.key(
+                "ttlMs",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("cacheScope") {
+            cx.key(
+                "cacheScope",
+                |cx| {
+                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("supportedVersions") {
+            cx.key(
+                "supportedVersions",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("capabilities") {
+            cx.key(
+                "capabilities",
+                |cx| {
+                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("instructions") {
+            cx.key(
+                "instructions",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A successful response from the server for a [`server/discover`](DiscoverRequest) request.
 ///
 /// Example (Discover result response):
@@ -4228,6 +5402,36 @@ impl __p::Shape for DiscoverResultResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for DiscoverResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "DiscoverResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "DiscoverResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <DiscoverResult as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -4394,6 +5598,61 @@ impl __p::Shape for ClientCapabilities {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ClientCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilities") else { return };
+        cx.required(o, &[], "ClientCapabilities");
+        if let Some(x) = o.get("experimental") {
+            cx.key(
+                "experimental",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        JSONObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("roots") {
+            cx.key(
+                "roots",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("sampling") {
+            cx.key(
+                "sampling",
+                |cx| {
+                    <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("elicitation") {
+            cx.key(
+                "elicitation",
+                |cx| {
+                    <ClientCapabilitiesElicitation as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("extensions") {
+            cx.key(
+                "extensions",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        JSONObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ClientCapabilities`]`.sampling`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesSampling {
@@ -4486,6 +5745,28 @@ impl __p::Shape for ClientCapabilitiesSampling {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ClientCapabilitiesSampling {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
+        cx.required(o, &[], "ClientCapabilitiesSampling");
+        if let Some(x) = o.get("context") {
+            cx.key(
+                "context",
+                |cx| {
+                    <JSONObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <JSONObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ClientCapabilities`]`.elicitation`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesElicitation {
@@ -4573,6 +5854,28 @@ impl __p::Shape for ClientCapabilitiesElicitation {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ClientCapabilitiesElicitation {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
+        cx.required(o, &[], "ClientCapabilitiesElicitation");
+        if let Some(x) = o.get("form") {
+            cx.key(
+                "form",
+                |cx| {
+                    <JSONObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("url") {
+            cx.key(
+                "url",
+                |cx| {
+                    <JSONObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -4765,6 +6068,74 @@ impl __p::Shape for ServerCapabilities {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ServerCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilities") else { return };
+        cx.required(o, &[], "ServerCapabilities");
+        if let Some(x) = o.get("experimental") {
+            cx.key(
+                "experimental",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        JSONObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("logging") {
+            cx.key(
+                "logging",
+                |cx| {
+                    <JSONObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("completions") {
+            cx.key(
+                "completions",
+                |cx| {
+                    <JSONObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("prompts") {
+            cx.key(
+                "prompts",
+                |cx| {
+                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resources") {
+            cx.key(
+                "resources",
+                |cx| {
+                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("extensions") {
+            cx.key(
+                "extensions",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        JSONObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ServerCapabilities`]`.prompts`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesPrompts {
@@ -4845,6 +6216,20 @@ impl __p::Shape for ServerCapabilitiesPrompts {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ServerCapabilitiesPrompts {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
+        cx.required(o, &[], "ServerCapabilitiesPrompts");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ServerCapabilities`]`.resources`.
@@ -4940,6 +6325,28 @@ impl __p::Shape for ServerCapabilitiesResources {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ServerCapabilitiesResources {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
+        cx.required(o, &[], "ServerCapabilitiesResources");
+        if let Some(x) = o.get("subscribe") {
+            cx.key(
+                "subscribe",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ServerCapabilities`]`.tools`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTools {
@@ -5020,6 +6427,20 @@ impl __p::Shape for ServerCapabilitiesTools {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ServerCapabilitiesTools {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
+        cx.required(o, &[], "ServerCapabilitiesTools");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
@@ -5141,6 +6562,46 @@ impl __p::Shape for Icon {
         __p::fits_object(v, &["src"], &[])
     }
 }
+impl __v::Validate for Icon {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Icon") else { return };
+        cx.required(o, &["src"], "Icon");
+        if let Some(x) = o.get("src") {
+            cx.key(
+                "src",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("sizes") {
+            cx.key(
+                "sizes",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("theme") {
+            cx.key(
+                "theme",
+                |cx| {
+                    <IconTheme as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        crate::validate::icons::check(v, cx);
+    }
+}
 /// The inline type of [`Icon`]`.theme`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IconTheme {
@@ -5209,6 +6670,33 @@ impl __p::Shape for IconTheme {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for IconTheme {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "IconTheme", SCHEMA_LABEL, "\"light\", \"dark\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "IconTheme", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Base interface to add `icons` property.
@@ -5294,6 +6782,20 @@ impl __p::Shape for Icons {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for Icons {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Icons") else { return };
+        cx.required(o, &[], "Icons");
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -5385,6 +6887,28 @@ impl __p::Shape for BaseMetadata {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for BaseMetadata {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "BaseMetadata") else { return };
+        cx.required(o, &["name"], "BaseMetadata");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Describes the MCP implementation.
@@ -5528,6 +7052,61 @@ impl __p::Shape for Implementation {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
+impl __v::Validate for Implementation {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Implementation") else { return };
+        cx.required(o, &["name", "version"], "Implementation");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("version") {
+            cx.key(
+                "version",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("websiteUrl") {
+            cx.key(
+                "websiteUrl",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+    }
+}
 /// Parameters for a [`notifications/progress`](ProgressNotification) notification.
 ///
 /// Example (Progress message):
@@ -5650,6 +7229,58 @@ impl __p::Shape for ProgressNotificationParams {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
+impl __v::Validate for ProgressNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
+        cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/subscriptionId"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("progressToken") {
+            cx.key(
+                "progressToken",
+                |cx| {
+                    <ProgressToken as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("progress") {
+            cx.key(
+                "progress",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("total") {
+            cx.key(
+                "total",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
 /// Example (Progress message):
@@ -5764,6 +7395,36 @@ impl __p::Shape for ProgressNotification {
         )
     }
 }
+impl __v::Validate for ProgressNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ProgressNotification") else { return };
+        cx.required(o, &["method", "params", "jsonrpc"], "ProgressNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/progress"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// Common params for paginated requests.
 ///
 /// Example (List request with cursor):
@@ -5854,6 +7515,40 @@ impl __p::Shape for PaginatedRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta"], &[])
+    }
+}
+impl __v::Validate for PaginatedRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
+        cx.required(o, &["_meta"], "PaginatedRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "progressToken",
+                            "io.modelcontextprotocol/protocolVersion",
+                            "io.modelcontextprotocol/clientInfo",
+                            "io.modelcontextprotocol/clientCapabilities",
+                            "io.modelcontextprotocol/logLevel",
+                        ],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("cursor") {
+            cx.key(
+                "cursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -5959,6 +7654,44 @@ impl __p::Shape for PaginatedRequest {
         )
     }
 }
+impl __v::Validate for PaginatedRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PaginatedRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "PaginatedRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedResult {
@@ -6058,6 +7791,42 @@ impl __p::Shape for PaginatedResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resultType"], &[])
+    }
+}
+impl __v::Validate for PaginatedResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PaginatedResult") else { return };
+        cx.required(o, &["resultType"], "PaginatedResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
@@ -6186,6 +7955,51 @@ impl __p::Shape for CacheableResult {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope"], &[])
     }
 }
+impl __v::Validate for CacheableResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CacheableResult") else { return };
+        cx.required(o, &["resultType", "ttlMs", "cacheScope"], "CacheableResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttlMs") {
+            cx.key(
+                "ttlMs",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("cacheScope") {
+            cx.key(
+                "cacheScope",
+                |cx| {
+                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CacheableResult`]`.cacheScope`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CacheableResultCacheScope {
@@ -6254,6 +8068,35 @@ impl __p::Shape for CacheableResultCacheScope {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for CacheableResultCacheScope {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "CacheableResultCacheScope", SCHEMA_LABEL,
+                            "\"public\", \"private\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "CacheableResultCacheScope",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -6376,6 +8219,44 @@ impl __p::Shape for ListResourcesRequest {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ListResourcesRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "ListResourcesRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The result returned by the server for a [`resources/list`](ListResourcesRequest) request.
@@ -6528,6 +8409,71 @@ impl __p::Shape for ListResourcesResult {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "resources"], &[])
     }
 }
+impl __v::Validate for ListResourcesResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourcesResult") else { return };
+        cx.required(
+            o,
+            &["resultType", "ttlMs", "cacheScope", "resources"],
+            "ListResourcesResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttlMs") {
+            cx.key(
+                "ttlMs",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("cacheScope") {
+            cx.key(
+                "cacheScope",
+                |cx| {
+                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resources") {
+            cx.key(
+                "resources",
+                |cx| {
+                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A successful response from the server for a [`resources/list`](ListResourcesRequest) request.
 ///
 /// Example (List resources result response):
@@ -6631,6 +8577,36 @@ impl __p::Shape for ListResourcesResultResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for ListResourcesResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourcesResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "ListResourcesResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <ListResourcesResult as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Sent from the client to request a list of resource templates the server has.
@@ -6753,6 +8729,48 @@ impl __p::Shape for ListResourceTemplatesRequest {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ListResourceTemplatesRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
+        cx.required(
+            o,
+            &["method", "params", "jsonrpc", "id"],
+            "ListResourceTemplatesRequest",
+        );
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The result returned by the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
@@ -6914,6 +8932,71 @@ impl __p::Shape for ListResourceTemplatesResult {
         )
     }
 }
+impl __v::Validate for ListResourceTemplatesResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
+        cx.required(
+            o,
+            &["resultType", "ttlMs", "cacheScope", "resourceTemplates"],
+            "ListResourceTemplatesResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttlMs") {
+            cx.key(
+                "ttlMs",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("cacheScope") {
+            cx.key(
+                "cacheScope",
+                |cx| {
+                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resourceTemplates") {
+            cx.key(
+                "resourceTemplates",
+                |cx| {
+                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A successful response from the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
 ///
 /// Example (List resource templates result response):
@@ -7019,6 +9102,42 @@ impl __p::Shape for ListResourceTemplatesResultResponse {
         )
     }
 }
+impl __v::Validate for ListResourceTemplatesResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourceTemplatesResultResponse") else {
+            return
+        };
+        cx.required(
+            o,
+            &["jsonrpc", "id", "result"],
+            "ListResourceTemplatesResultResponse",
+        );
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <ListResourceTemplatesResult as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Common params for resource-related requests.
 ///
 /// Marked `@internal` in the schema.
@@ -7107,6 +9226,41 @@ impl __p::Shape for ResourceRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "uri"], &[])
+    }
+}
+impl __v::Validate for ResourceRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
+        cx.required(o, &["_meta", "uri"], "ResourceRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "progressToken",
+                            "io.modelcontextprotocol/protocolVersion",
+                            "io.modelcontextprotocol/clientInfo",
+                            "io.modelcontextprotocol/clientCapabilities",
+                            "io.modelcontextprotocol/logLevel",
+                        ],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// Parameters for a `resources/read` request.
@@ -7215,6 +9369,57 @@ impl __p::Shape for ReadResourceRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "uri"], &[])
+    }
+}
+impl __v::Validate for ReadResourceRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
+        cx.required(o, &["_meta", "uri"], "ReadResourceRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "progressToken",
+                            "io.modelcontextprotocol/protocolVersion",
+                            "io.modelcontextprotocol/clientInfo",
+                            "io.modelcontextprotocol/clientCapabilities",
+                            "io.modelcontextprotocol/logLevel",
+                        ],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("inputResponses") {
+            cx.key(
+                "inputResponses",
+                |cx| {
+                    <InputResponses as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requestState") {
+            cx.key(
+                "requestState",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -7337,6 +9542,44 @@ impl __p::Shape for ReadResourceRequest {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ReadResourceRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "ReadResourceRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/read"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The result returned by the server for a [`resources/read`](ReadResourceRequest) request.
@@ -7480,6 +9723,65 @@ impl __p::Shape for ReadResourceResult {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "contents"], &[])
     }
 }
+impl __v::Validate for ReadResourceResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceResult") else { return };
+        cx.required(
+            o,
+            &["resultType", "ttlMs", "cacheScope", "contents"],
+            "ReadResourceResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttlMs") {
+            cx.key(
+                "ttlMs",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("cacheScope") {
+            cx.key(
+                "cacheScope",
+                |cx| {
+                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("contents") {
+            cx.key(
+                "contents",
+                |cx| {
+                    <Vec<
+                        ReadResourceResultContentsItem,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -7552,6 +9854,25 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for ReadResourceResultContentsItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <TextResourceContents as __p::Shape>::score(v),
+                <BlobResourceContents as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                 )
             }
         }
@@ -7666,6 +9987,39 @@ impl __p::Shape for ReadResourceResultResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for ReadResourceResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "ReadResourceResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <ReadResourceResultResponseResult as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ReadResourceResultResponse`]`.result`.
@@ -7784,6 +10138,24 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
         __p::deserialize_tagged::<D, ReadResourceResultResponseResult>(d)
     }
 }
+impl __v::Validate for ReadResourceResultResponseResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceResultResponseResult") else { return };
+        match o.get("resultType").map(serde_json::Value::as_str) {
+            Some(Some("input_required")) => {
+                <InputRequiredResult as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(_)) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
+            Some(None) => {
+                cx.key(
+                    "resultType",
+                    |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
+                )
+            }
+            None => cx.required(o, &["resultType"], "ReadResourceResultResponseResult"),
+        }
+    }
+}
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
 ///
 /// Example (Resources list changed):
@@ -7898,6 +10270,36 @@ impl __p::Shape for ResourceListChangedNotification {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ResourceListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "ResourceListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
     }
 }
 /// The set of notification types a client may opt in to on a
@@ -8032,6 +10434,44 @@ impl __p::Shape for SubscriptionFilter {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for SubscriptionFilter {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscriptionFilter") else { return };
+        cx.required(o, &[], "SubscriptionFilter");
+        if let Some(x) = o.get("toolsListChanged") {
+            cx.key(
+                "toolsListChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("promptsListChanged") {
+            cx.key(
+                "promptsListChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resourcesListChanged") {
+            cx.key(
+                "resourcesListChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resourceSubscriptions") {
+            cx.key(
+                "resourceSubscriptions",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscriptionsListenRequestParams {
@@ -8120,6 +10560,40 @@ impl __p::Shape for SubscriptionsListenRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "notifications"], &[])
+    }
+}
+impl __v::Validate for SubscriptionsListenRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscriptionsListenRequestParams") else { return };
+        cx.required(o, &["_meta", "notifications"], "SubscriptionsListenRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "progressToken",
+                            "io.modelcontextprotocol/protocolVersion",
+                            "io.modelcontextprotocol/clientInfo",
+                            "io.modelcontextprotocol/clientCapabilities",
+                            "io.modelcontextprotocol/logLevel",
+                        ],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("notifications") {
+            cx.key(
+                "notifications",
+                |cx| {
+                    <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Sent from the client to open a long-lived channel for receiving notifications
@@ -8247,6 +10721,51 @@ impl __p::Shape for SubscriptionsListenRequest {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for SubscriptionsListenRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscriptionsListenRequest") else { return };
+        cx.required(
+            o,
+            &["method", "params", "jsonrpc", "id"],
+            "SubscriptionsListenRequest",
+        );
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("subscriptions/listen"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <SubscriptionsListenRequestParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Extends [`ResultMetaObject`] with the subscription-stream identifier carried by a
@@ -8381,6 +10900,34 @@ impl __p::Shape for SubscriptionsListenResultMetaObject {
         __p::fits_object(v, &["io.modelcontextprotocol/subscriptionId"], &[])
     }
 }
+impl __v::Validate for SubscriptionsListenResultMetaObject {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscriptionsListenResultMetaObject") else {
+            return
+        };
+        cx.required(
+            o,
+            &["io.modelcontextprotocol/subscriptionId"],
+            "SubscriptionsListenResultMetaObject",
+        );
+        if let Some(x) = o.get("io.modelcontextprotocol/serverInfo") {
+            cx.key(
+                "io.modelcontextprotocol/serverInfo",
+                |cx| {
+                    <Implementation as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("io.modelcontextprotocol/subscriptionId") {
+            cx.key(
+                "io.modelcontextprotocol/subscriptionId",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The response to a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, signalling that the subscription has ended gracefully (for example,
 /// during server shutdown). Because the listen stream is long-lived, this result
@@ -8481,6 +11028,40 @@ impl __p::Shape for SubscriptionsListenResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "resultType"], &[])
+    }
+}
+impl __v::Validate for SubscriptionsListenResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscriptionsListenResult") else { return };
+        cx.required(o, &["_meta", "resultType"], "SubscriptionsListenResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <SubscriptionsListenResultMetaObject as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "io.modelcontextprotocol/serverInfo",
+                            "io.modelcontextprotocol/subscriptionId",
+                        ],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A successful response from the server for a [`subscriptions/listen`](SubscriptionsListenRequest)
@@ -8589,6 +11170,40 @@ impl __p::Shape for SubscriptionsListenResultResponse {
         )
     }
 }
+impl __v::Validate for SubscriptionsListenResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscriptionsListenResultResponse") else { return };
+        cx.required(
+            o,
+            &["jsonrpc", "id", "result"],
+            "SubscriptionsListenResultResponse",
+        );
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <SubscriptionsListenResult as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Parameters for a [`notifications/subscriptions/acknowledged`](SubscriptionsAcknowledgedNotification) notification.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscriptionsAcknowledgedNotificationParams {
@@ -8680,6 +11295,40 @@ impl __p::Shape for SubscriptionsAcknowledgedNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["notifications"], &[])
+    }
+}
+impl __v::Validate for SubscriptionsAcknowledgedNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscriptionsAcknowledgedNotificationParams") else {
+            return
+        };
+        cx.required(
+            o,
+            &["notifications"],
+            "SubscriptionsAcknowledgedNotificationParams",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/subscriptionId"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("notifications") {
+            cx.key(
+                "notifications",
+                |cx| {
+                    <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Sent by the server to acknowledge that a
@@ -8819,6 +11468,48 @@ impl __p::Shape for SubscriptionsAcknowledgedNotification {
         )
     }
 }
+impl __v::Validate for SubscriptionsAcknowledgedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscriptionsAcknowledgedNotification") else {
+            return
+        };
+        cx.required(
+            o,
+            &["method", "params", "jsonrpc"],
+            "SubscriptionsAcknowledgedNotification",
+        );
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(
+                        x,
+                        __p::Lit::Str("notifications/subscriptions/acknowledged"),
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <SubscriptionsAcknowledgedNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// Parameters for a `notifications/resources/updated` notification.
 ///
 /// Example (File resource updated):
@@ -8910,6 +11601,35 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for ResourceUpdatedNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
+        cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/subscriptionId"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [`subscriptions/listen`](SubscriptionsListenRequest) request.
@@ -9029,6 +11749,39 @@ impl __p::Shape for ResourceUpdatedNotification {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ResourceUpdatedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
+        cx.required(o, &["method", "params", "jsonrpc"], "ResourceUpdatedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
     }
 }
 /// A known resource that the server is capable of reading.
@@ -9201,6 +11954,92 @@ impl __p::Shape for Resource {
         __p::fits_object(v, &["name", "uri"], &[])
     }
 }
+impl __v::Validate for Resource {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Resource") else { return };
+        cx.required(o, &["name", "uri"], "Resource");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
+    }
+}
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceTemplate {
@@ -9357,6 +12196,84 @@ impl __p::Shape for ResourceTemplate {
         __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
+impl __v::Validate for ResourceTemplate {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceTemplate") else { return };
+        cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("uriTemplate") {
+            cx.key(
+                "uriTemplate",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri-template");
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
+    }
+}
 /// The contents of a specific resource or sub-resource.
 ///
 /// Marked `@internal` in the schema.
@@ -9451,6 +12368,38 @@ impl __p::Shape for ResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for ResourceContents {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceContents") else { return };
+        cx.required(o, &["uri"], "ResourceContents");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// Example (Text file contents):
@@ -9560,6 +12509,52 @@ impl __p::Shape for TextResourceContents {
         __p::fits_object(v, &["uri", "text"], &[])
     }
 }
+impl __v::Validate for TextResourceContents {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TextResourceContents") else { return };
+        cx.required(o, &["uri", "text"], "TextResourceContents");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("text") {
+            cx.key(
+                "text",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
+    }
+}
 /// Example (Image file contents):
 /// (spec example `examples/BlobResourceContents/image-file-contents.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -9667,6 +12662,53 @@ impl __p::Shape for BlobResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
+    }
+}
+impl __v::Validate for BlobResourceContents {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "BlobResourceContents") else { return };
+        cx.required(o, &["uri", "blob"], "BlobResourceContents");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("blob") {
+            cx.key(
+                "blob",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "byte");
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -9789,6 +12831,44 @@ impl __p::Shape for ListPromptsRequest {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ListPromptsRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "ListPromptsRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("prompts/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The result returned by the server for a [`prompts/list`](ListPromptsRequest) request.
@@ -9938,6 +13018,71 @@ impl __p::Shape for ListPromptsResult {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "prompts"], &[])
     }
 }
+impl __v::Validate for ListPromptsResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListPromptsResult") else { return };
+        cx.required(
+            o,
+            &["resultType", "ttlMs", "cacheScope", "prompts"],
+            "ListPromptsResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttlMs") {
+            cx.key(
+                "ttlMs",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("cacheScope") {
+            cx.key(
+                "cacheScope",
+                |cx| {
+                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("prompts") {
+            cx.key(
+                "prompts",
+                |cx| {
+                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A successful response from the server for a [`prompts/list`](ListPromptsRequest) request.
 ///
 /// Example (List prompts result response):
@@ -10041,6 +13186,36 @@ impl __p::Shape for ListPromptsResultResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for ListPromptsResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListPromptsResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "ListPromptsResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <ListPromptsResult as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Parameters for a `prompts/get` request.
@@ -10161,6 +13336,64 @@ impl __p::Shape for GetPromptRequestParams {
         __p::fits_object(v, &["_meta", "name"], &[])
     }
 }
+impl __v::Validate for GetPromptRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
+        cx.required(o, &["_meta", "name"], "GetPromptRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "progressToken",
+                            "io.modelcontextprotocol/protocolVersion",
+                            "io.modelcontextprotocol/clientInfo",
+                            "io.modelcontextprotocol/clientCapabilities",
+                            "io.modelcontextprotocol/logLevel",
+                        ],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("inputResponses") {
+            cx.key(
+                "inputResponses",
+                |cx| {
+                    <InputResponses as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requestState") {
+            cx.key(
+                "requestState",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Used by the client to get a prompt provided by the server.
 ///
 /// Example (Get prompt request):
@@ -10278,6 +13511,44 @@ impl __p::Shape for GetPromptRequest {
         )
     }
 }
+impl __v::Validate for GetPromptRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetPromptRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("prompts/get"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The result returned by the server for a [`prompts/get`](GetPromptRequest) request.
 ///
 /// Example (Code review prompt):
@@ -10387,6 +13658,50 @@ impl __p::Shape for GetPromptResult {
         __p::fits_object(v, &["resultType", "messages"], &[])
     }
 }
+impl __v::Validate for GetPromptResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptResult") else { return };
+        cx.required(o, &["resultType", "messages"], "GetPromptResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("messages") {
+            cx.key(
+                "messages",
+                |cx| {
+                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A successful response from the server for a [`prompts/get`](GetPromptRequest) request.
 ///
 /// Example (Get prompt result response):
@@ -10493,6 +13808,39 @@ impl __p::Shape for GetPromptResultResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for GetPromptResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "GetPromptResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <GetPromptResultResponseResult as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`GetPromptResultResponse`]`.result`.
@@ -10607,6 +13955,24 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, GetPromptResultResponseResult>(d)
+    }
+}
+impl __v::Validate for GetPromptResultResponseResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptResultResponseResult") else { return };
+        match o.get("resultType").map(serde_json::Value::as_str) {
+            Some(Some("input_required")) => {
+                <InputRequiredResult as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(_)) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
+            Some(None) => {
+                cx.key(
+                    "resultType",
+                    |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
+                )
+            }
+            None => cx.required(o, &["resultType"], "GetPromptResultResponseResult"),
+        }
     }
 }
 /// A prompt or prompt template that the server offers.
@@ -10743,6 +14109,61 @@ impl __p::Shape for Prompt {
         __p::fits_object(v, &["name"], &[])
     }
 }
+impl __v::Validate for Prompt {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Prompt") else { return };
+        cx.required(o, &["name"], "Prompt");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptArgument {
@@ -10852,6 +14273,44 @@ impl __p::Shape for PromptArgument {
         __p::fits_object(v, &["name"], &[])
     }
 }
+impl __v::Validate for PromptArgument {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptArgument") else { return };
+        cx.required(o, &["name"], "PromptArgument");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
@@ -10920,6 +14379,31 @@ impl __p::Shape for Role {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for Role {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}", "Role",
+                            SCHEMA_LABEL, "\"user\", \"assistant\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!("expected a {} string, found {}", "Role", __v::describe(v)),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Describes a message returned as part of a prompt.
@@ -11003,6 +14487,28 @@ impl __p::Shape for PromptMessage {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
+    }
+}
+impl __v::Validate for PromptMessage {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptMessage") else { return };
+        cx.required(o, &["role", "content"], "PromptMessage");
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    <Role as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <ContentBlock as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -11194,6 +14700,94 @@ impl __p::Shape for ResourceLink {
         )
     }
 }
+impl __v::Validate for ResourceLink {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceLink") else { return };
+        cx.required(o, &["name", "uri", "type"], "ResourceLink");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resource_link"));
+                },
+            );
+        }
+    }
+}
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -11310,6 +14904,45 @@ impl __p::Shape for EmbeddedResource {
         )
     }
 }
+impl __v::Validate for EmbeddedResource {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "EmbeddedResource") else { return };
+        cx.required(o, &["type", "resource"], "EmbeddedResource");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resource"));
+                },
+            );
+        }
+        if let Some(x) = o.get("resource") {
+            cx.key(
+                "resource",
+                |cx| {
+                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -11380,6 +15013,25 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for EmbeddedResourceResource {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <TextResourceContents as __p::Shape>::score(v),
+                <BlobResourceContents as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                 )
             }
         }
@@ -11501,6 +15153,36 @@ impl __p::Shape for PromptListChangedNotification {
         )
     }
 }
+impl __v::Validate for PromptListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "PromptListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// Sent from the client to request a list of tools the server has.
 ///
 /// Example (List tools request):
@@ -11616,6 +15298,44 @@ impl __p::Shape for ListToolsRequest {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ListToolsRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListToolsRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "ListToolsRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tools/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The result returned by the server for a [`tools/list`](ListToolsRequest) request.
@@ -11763,6 +15483,71 @@ impl __p::Shape for ListToolsResult {
         __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "tools"], &[])
     }
 }
+impl __v::Validate for ListToolsResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListToolsResult") else { return };
+        cx.required(
+            o,
+            &["resultType", "ttlMs", "cacheScope", "tools"],
+            "ListToolsResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttlMs") {
+            cx.key(
+                "ttlMs",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("cacheScope") {
+            cx.key(
+                "cacheScope",
+                |cx| {
+                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A successful response from the server for a [`tools/list`](ListToolsRequest) request.
 ///
 /// Example (List tools result response):
@@ -11866,6 +15651,36 @@ impl __p::Shape for ListToolsResultResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for ListToolsResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListToolsResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "ListToolsResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <ListToolsResult as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The result returned by the server for a [`tools/call`](CallToolRequest) request.
@@ -12014,6 +15829,58 @@ impl __p::Shape for CallToolResult {
         __p::fits_object(v, &["resultType", "content"], &[])
     }
 }
+impl __v::Validate for CallToolResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolResult") else { return };
+        cx.required(o, &["resultType", "content"], "CallToolResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("structuredContent") {
+            cx.key(
+                "structuredContent",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("isError") {
+            cx.key(
+                "isError",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A successful response from the server for a [`tools/call`](CallToolRequest) request.
 ///
 /// Example (Call tool result response):
@@ -12120,6 +15987,39 @@ impl __p::Shape for CallToolResultResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for CallToolResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "CallToolResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <CallToolResultResponseResult as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`CallToolResultResponse`]`.result`.
@@ -12234,6 +16134,24 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, CallToolResultResponseResult>(d)
+    }
+}
+impl __v::Validate for CallToolResultResponseResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolResultResponseResult") else { return };
+        match o.get("resultType").map(serde_json::Value::as_str) {
+            Some(Some("input_required")) => {
+                <InputRequiredResult as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(_)) => <CallToolResult as __v::Validate>::validate_json(v, cx),
+            Some(None) => {
+                cx.key(
+                    "resultType",
+                    |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
+                )
+            }
+            None => cx.required(o, &["resultType"], "CallToolResultResponseResult"),
+        }
     }
 }
 /// Parameters for a `tools/call` request.
@@ -12357,6 +16275,64 @@ impl __p::Shape for CallToolRequestParams {
         __p::fits_object(v, &["_meta", "name"], &[])
     }
 }
+impl __v::Validate for CallToolRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
+        cx.required(o, &["_meta", "name"], "CallToolRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "progressToken",
+                            "io.modelcontextprotocol/protocolVersion",
+                            "io.modelcontextprotocol/clientInfo",
+                            "io.modelcontextprotocol/clientCapabilities",
+                            "io.modelcontextprotocol/logLevel",
+                        ],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("inputResponses") {
+            cx.key(
+                "inputResponses",
+                |cx| {
+                    <InputResponses as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requestState") {
+            cx.key(
+                "requestState",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Used by the client to invoke a tool provided by the server.
 ///
 /// Example (Call tool request):
@@ -12474,6 +16450,44 @@ impl __p::Shape for CallToolRequest {
         )
     }
 }
+impl __v::Validate for CallToolRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "CallToolRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tools/call"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
 ///
 /// Example (Tools list changed):
@@ -12588,6 +16602,36 @@ impl __p::Shape for ToolListChangedNotification {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ToolListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "ToolListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
     }
 }
 /// Additional properties describing a [`Tool`] to clients.
@@ -12733,6 +16777,52 @@ impl __p::Shape for ToolAnnotations {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ToolAnnotations {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolAnnotations") else { return };
+        cx.required(o, &[], "ToolAnnotations");
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("readOnlyHint") {
+            cx.key(
+                "readOnlyHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("destructiveHint") {
+            cx.key(
+                "destructiveHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("idempotentHint") {
+            cx.key(
+                "idempotentHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("openWorldHint") {
+            cx.key(
+                "openWorldHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Definition for a tool the client can call.
@@ -12921,6 +17011,83 @@ impl __p::Shape for Tool {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
+impl __v::Validate for Tool {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Tool") else { return };
+        cx.required(o, &["name", "inputSchema"], "Tool");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("inputSchema") {
+            cx.key(
+                "inputSchema",
+                |cx| {
+                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("outputSchema") {
+            cx.key(
+                "outputSchema",
+                |cx| {
+                    <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::tool(v, cx);
+            }
+        }
+    }
+}
 /// The inline type of [`Tool`]`.inputSchema`.
 ///
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
@@ -13003,6 +17170,28 @@ impl __p::Shape for ToolInputSchema {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
+impl __v::Validate for ToolInputSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolInputSchema") else { return };
+        cx.required(o, &["type"], "ToolInputSchema");
+        if let Some(x) = o.get("$schema") {
+            cx.key(
+                "$schema",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("object"));
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`Tool`]`.outputSchema`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
@@ -13075,6 +17264,20 @@ impl __p::Shape for ToolOutputSchema {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ToolOutputSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
+        cx.required(o, &[], "ToolOutputSchema");
+        if let Some(x) = o.get("$schema") {
+            cx.key(
+                "$schema",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Parameters for a `notifications/message` notification.
@@ -13183,6 +17386,50 @@ impl __p::Shape for LoggingMessageNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
+    }
+}
+impl __v::Validate for LoggingMessageNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
+        cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/subscriptionId"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("level") {
+            cx.key(
+                "level",
+                |cx| {
+                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("logger") {
+            cx.key(
+                "logger",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
@@ -13305,6 +17552,39 @@ impl __p::Shape for LoggingMessageNotification {
         )
     }
 }
+impl __v::Validate for LoggingMessageNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
+        cx.required(o, &["method", "params", "jsonrpc"], "LoggingMessageNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/message"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
@@ -13401,6 +17681,35 @@ impl __p::Shape for LoggingLevel {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for LoggingLevel {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "LoggingLevel", SCHEMA_LABEL,
+                            "\"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\", \"emergency\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "LoggingLevel",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Parameters for a `sampling/createMessage` request.
@@ -13597,6 +17906,95 @@ impl __p::Shape for CreateMessageRequestParams {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
+impl __v::Validate for CreateMessageRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
+        cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
+        if let Some(x) = o.get("messages") {
+            cx.key(
+                "messages",
+                |cx| {
+                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("modelPreferences") {
+            cx.key(
+                "modelPreferences",
+                |cx| {
+                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("systemPrompt") {
+            cx.key(
+                "systemPrompt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("includeContext") {
+            cx.key(
+                "includeContext",
+                |cx| {
+                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("temperature") {
+            cx.key(
+                "temperature",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxTokens") {
+            cx.key(
+                "maxTokens",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("stopSequences") {
+            cx.key(
+                "stopSequences",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("metadata") {
+            cx.key(
+                "metadata",
+                |cx| {
+                    <JSONObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("toolChoice") {
+            cx.key(
+                "toolChoice",
+                |cx| {
+                    <ToolChoice as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CreateMessageRequestParams`]`.includeContext`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateMessageRequestParamsIncludeContext {
@@ -13672,6 +18070,35 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for CreateMessageRequestParamsIncludeContext {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "CreateMessageRequestParamsIncludeContext", SCHEMA_LABEL,
+                            "\"none\", \"thisServer\", \"allServers\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}",
+                        "CreateMessageRequestParamsIncludeContext", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Controls tool selection behavior for sampling requests.
@@ -13753,6 +18180,20 @@ impl __p::Shape for ToolChoice {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ToolChoice {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolChoice") else { return };
+        cx.required(o, &[], "ToolChoice");
+        if let Some(x) = o.get("mode") {
+            cx.key(
+                "mode",
+                |cx| {
+                    <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ToolChoice`]`.mode`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ToolChoiceMode {
@@ -13825,6 +18266,35 @@ impl __p::Shape for ToolChoiceMode {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for ToolChoiceMode {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "ToolChoiceMode", SCHEMA_LABEL,
+                            "\"auto\", \"required\", \"none\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "ToolChoiceMode",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -13923,6 +18393,28 @@ impl __p::Shape for CreateMessageRequest {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
+    }
+}
+impl __v::Validate for CreateMessageRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
+        cx.required(o, &["method", "params"], "CreateMessageRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The result returned by the client for a [`sampling/createMessage`](CreateMessageRequest) request.
@@ -14059,6 +18551,56 @@ impl __p::Shape for CreateMessageResult {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
+impl __v::Validate for CreateMessageResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateMessageResult") else { return };
+        cx.required(o, &["role", "content", "model"], "CreateMessageResult");
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    <Role as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("model") {
+            cx.key(
+                "model",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("stopReason") {
+            cx.key(
+                "stopReason",
+                |cx| {
+                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CreateMessageResult`]`.stopReason`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateMessageResultStopReason {
@@ -14137,6 +18679,25 @@ impl __p::Shape for CreateMessageResultStopReason {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for CreateMessageResultStopReason {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}",
+                        "CreateMessageResultStopReason", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Describes a message issued to or received from an LLM API.
@@ -14234,6 +18795,37 @@ impl __p::Shape for SamplingMessage {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
+impl __v::Validate for SamplingMessage {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SamplingMessage") else { return };
+        cx.required(o, &["role", "content"], "SamplingMessage");
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    <Role as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by the JSON kind of the value.
@@ -14323,6 +18915,29 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
             }
         }
         d.deserialize_any(V)
+    }
+}
+impl __v::Validate for SamplingMessageContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <SamplingMessageContentBlock as __p::Shape>::score(v),
+                <Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => {
+                <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of SamplingMessageContent; expected SamplingMessageContentBlock (object); SamplingMessageContentBlockArray (array)",
+                )
+            }
+        }
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -14496,6 +19111,43 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
         __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
     }
 }
+impl __v::Validate for SamplingMessageContentBlock {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SamplingMessageContentBlock") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("tool_use")) => {
+                <ToolUseContent as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tool_result")) => {
+                <ToolResultContent as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "type",
+                                other,
+                                "SamplingMessageContentBlock",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "SamplingMessageContentBlock"),
+        }
+    }
+}
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotations {
@@ -14608,6 +19260,38 @@ impl __p::Shape for Annotations {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for Annotations {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Annotations") else { return };
+        cx.required(o, &[], "Annotations");
+        if let Some(x) = o.get("audience") {
+            cx.key(
+                "audience",
+                |cx| {
+                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("priority") {
+            cx.key(
+                "priority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("lastModified") {
+            cx.key(
+                "lastModified",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -14764,6 +19448,35 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
         __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
+impl __v::Validate for ContentBlock {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ContentBlock") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("resource_link")) => {
+                <ResourceLink as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resource")) => {
+                <EmbeddedResource as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL),
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "ContentBlock"),
+        }
+    }
+}
 /// Text provided to or from an LLM.
 ///
 /// Example (Text content):
@@ -14867,6 +19580,45 @@ impl __p::Shape for TextContent {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
+    }
+}
+impl __v::Validate for TextContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TextContent") else { return };
+        cx.required(o, &["type", "text"], "TextContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("text"));
+                },
+            );
+        }
+        if let Some(x) = o.get("text") {
+            cx.key(
+                "text",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// An image provided to or from an LLM.
@@ -14987,6 +19739,54 @@ impl __p::Shape for ImageContent {
         )
     }
 }
+impl __v::Validate for ImageContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ImageContent") else { return };
+        cx.required(o, &["type", "data", "mimeType"], "ImageContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("image"));
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "byte");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// Audio provided to or from an LLM.
 ///
 /// Example (`audio/wav` content):
@@ -15103,6 +19903,54 @@ impl __p::Shape for AudioContent {
             &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("audio"))],
         )
+    }
+}
+impl __v::Validate for AudioContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "AudioContent") else { return };
+        cx.required(o, &["type", "data", "mimeType"], "AudioContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("audio"));
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "byte");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// A request from the assistant to call a tool.
@@ -15225,6 +20073,53 @@ impl __p::Shape for ToolUseContent {
             &["type", "id", "name", "input"],
             &[("type", true, __p::Lit::Str("tool_use"))],
         )
+    }
+}
+impl __v::Validate for ToolUseContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolUseContent") else { return };
+        cx.required(o, &["type", "id", "name", "input"], "ToolUseContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tool_use"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("input") {
+            cx.key(
+                "input",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// The result of a tool use, provided by the user back to the assistant.
@@ -15378,6 +20273,61 @@ impl __p::Shape for ToolResultContent {
             &["type", "toolUseId", "content"],
             &[("type", true, __p::Lit::Str("tool_result"))],
         )
+    }
+}
+impl __v::Validate for ToolResultContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolResultContent") else { return };
+        cx.required(o, &["type", "toolUseId", "content"], "ToolResultContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tool_result"));
+                },
+            );
+        }
+        if let Some(x) = o.get("toolUseId") {
+            cx.key(
+                "toolUseId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("structuredContent") {
+            cx.key(
+                "structuredContent",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("isError") {
+            cx.key(
+                "isError",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// The server's preferences for model selection, requested of the client during sampling.
@@ -15537,6 +20487,50 @@ impl __p::Shape for ModelPreferences {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ModelPreferences {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ModelPreferences") else { return };
+        cx.required(o, &[], "ModelPreferences");
+        if let Some(x) = o.get("hints") {
+            cx.key(
+                "hints",
+                |cx| {
+                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("costPriority") {
+            cx.key(
+                "costPriority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("speedPriority") {
+            cx.key(
+                "speedPriority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("intelligencePriority") {
+            cx.key(
+                "intelligencePriority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+    }
+}
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -15622,6 +20616,20 @@ impl __p::Shape for ModelHint {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ModelHint {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ModelHint") else { return };
+        cx.required(o, &[], "ModelHint");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Parameters for a `completion/complete` request.
@@ -15735,6 +20743,62 @@ impl __p::Shape for CompleteRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta", "ref", "argument"], &[])
+    }
+}
+impl __v::Validate for CompleteRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
+        cx.required(o, &["_meta", "ref", "argument"], "CompleteRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &[
+                            "progressToken",
+                            "io.modelcontextprotocol/protocolVersion",
+                            "io.modelcontextprotocol/clientInfo",
+                            "io.modelcontextprotocol/clientCapabilities",
+                            "io.modelcontextprotocol/logLevel",
+                        ],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("ref") {
+            cx.key(
+                "ref",
+                |cx| {
+                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("argument") {
+            cx.key(
+                "argument",
+                |cx| {
+                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("context") {
+            cx.key(
+                "context",
+                |cx| {
+                    <CompleteRequestParamsContext as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`CompleteRequestParams`]`.ref`.
@@ -15859,6 +20923,40 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
         __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
+impl __v::Validate for CompleteRequestParamsRef {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParamsRef") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("ref/prompt")) => {
+                <PromptReference as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ref/resource")) => {
+                <ResourceTemplateReference as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "type",
+                                other,
+                                "CompleteRequestParamsRef",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
+        }
+    }
+}
 /// The inline type of [`CompleteRequestParams`]`.argument`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsArgument {
@@ -15946,6 +21044,28 @@ impl __p::Shape for CompleteRequestParamsArgument {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
+impl __v::Validate for CompleteRequestParamsArgument {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
+        cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("value") {
+            cx.key(
+                "value",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CompleteRequestParams`]`.context`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsContext {
@@ -16024,6 +21144,20 @@ impl __p::Shape for CompleteRequestParamsContext {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for CompleteRequestParamsContext {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
+        cx.required(o, &[], "CompleteRequestParamsContext");
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -16143,6 +21277,44 @@ impl __p::Shape for CompleteRequest {
         )
     }
 }
+impl __v::Validate for CompleteRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "CompleteRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("completion/complete"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The result returned by the server for a [`completion/complete`](CompleteRequest) request.
 ///
 /// Example (Single completion value):
@@ -16247,6 +21419,42 @@ impl __p::Shape for CompleteResult {
         __p::fits_object(v, &["resultType", "completion"], &[])
     }
 }
+impl __v::Validate for CompleteResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteResult") else { return };
+        cx.required(o, &["resultType", "completion"], "CompleteResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["io.modelcontextprotocol/serverInfo"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("resultType") {
+            cx.key(
+                "resultType",
+                |cx| {
+                    <ResultType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("completion") {
+            cx.key(
+                "completion",
+                |cx| {
+                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CompleteResult`]`.completion`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResultCompletion {
@@ -16345,6 +21553,37 @@ impl __p::Shape for CompleteResultCompletion {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
+    }
+}
+impl __v::Validate for CompleteResultCompletion {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
+        cx.required(o, &["values"], "CompleteResultCompletion");
+        if let Some(x) = o.get("values") {
+            cx.key(
+                "values",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                    cx.max_items(x, 100usize);
+                },
+            );
+        }
+        if let Some(x) = o.get("total") {
+            cx.key(
+                "total",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("hasMore") {
+            cx.key(
+                "hasMore",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A successful response from the server for a [`completion/complete`](CompleteRequest) request.
@@ -16452,6 +21691,36 @@ impl __p::Shape for CompleteResultResponse {
         )
     }
 }
+impl __v::Validate for CompleteResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "CompleteResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <CompleteResult as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A reference to a resource or resource template definition.
 ///
 /// Always carries `"type": "ref/resource"`: checked when read, written by `Serialize`.
@@ -16547,6 +21816,29 @@ impl __p::Shape for ResourceTemplateReference {
             &["type", "uri"],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
+    }
+}
+impl __v::Validate for ResourceTemplateReference {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
+        cx.required(o, &["type", "uri"], "ResourceTemplateReference");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ref/resource"));
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri-template");
+                },
+            );
+        }
     }
 }
 /// Identifies a prompt.
@@ -16655,6 +21947,36 @@ impl __p::Shape for PromptReference {
         )
     }
 }
+impl __v::Validate for PromptReference {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptReference") else { return };
+        cx.required(o, &["name", "type"], "PromptReference");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ref/prompt"));
+                },
+            );
+        }
+    }
+}
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -16756,6 +22078,28 @@ impl __p::Shape for ListRootsRequest {
         )
     }
 }
+impl __v::Validate for ListRootsRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListRootsRequest") else { return };
+        cx.required(o, &["method"], "ListRootsRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("roots/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ListRootsRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ListRootsRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequestParams {
@@ -16833,6 +22177,21 @@ impl __p::Shape for ListRootsRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ListRootsRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListRootsRequestParams") else { return };
+        cx.required(o, &[], "ListRootsRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// The result returned by the client for a [`roots/list`](ListRootsRequest) request.
@@ -16914,6 +22273,20 @@ impl __p::Shape for ListRootsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
+    }
+}
+impl __v::Validate for ListRootsResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListRootsResult") else { return };
+        cx.required(o, &["roots"], "ListRootsResult");
+        if let Some(x) = o.get("roots") {
+            cx.key(
+                "roots",
+                |cx| {
+                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Represents a root directory or file that the server can operate on.
@@ -17016,6 +22389,38 @@ impl __p::Shape for Root {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for Root {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Root") else { return };
+        cx.required(o, &["uri"], "Root");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <MetaObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
@@ -17133,6 +22538,39 @@ impl __p::Shape for ElicitRequestFormParams {
         )
     }
 }
+impl __v::Validate for ElicitRequestFormParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
+        cx.required(o, &["message", "requestedSchema"], "ElicitRequestFormParams");
+        if let Some(x) = o.get("mode") {
+            cx.key(
+                "mode",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("form"));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requestedSchema") {
+            cx.key(
+                "requestedSchema",
+                |cx| {
+                    <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ElicitRequestFormParams`]`.requestedSchema`.
 ///
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
@@ -17244,6 +22682,53 @@ impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
         )
     }
 }
+impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestFormParamsRequestedSchema") else {
+            return
+        };
+        cx.required(
+            o,
+            &["type", "properties"],
+            "ElicitRequestFormParamsRequestedSchema",
+        );
+        if let Some(x) = o.get("$schema") {
+            cx.key(
+                "$schema",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("object"));
+                },
+            );
+        }
+        if let Some(x) = o.get("properties") {
+            cx.key(
+                "properties",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        PrimitiveSchemaDefinition,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The parameters for a request to elicit information from the user via a URL in the client.
 ///
 /// Example (Elicit sensitive data):
@@ -17346,6 +22831,37 @@ impl __p::Shape for ElicitRequestURLParams {
             &["mode", "message", "url"],
             &[("mode", true, __p::Lit::Str("url"))],
         )
+    }
+}
+impl __v::Validate for ElicitRequestURLParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
+        cx.required(o, &["mode", "message", "url"], "ElicitRequestURLParams");
+        if let Some(x) = o.get("mode") {
+            cx.key(
+                "mode",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("url"));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("url") {
+            cx.key(
+                "url",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// The parameters for a request to elicit additional information from the user via the client.
@@ -17472,6 +22988,40 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
         __p::deserialize_tagged::<D, ElicitRequestParams>(d)
     }
 }
+impl __v::Validate for ElicitRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestParams") else { return };
+        match o.get("mode").map(serde_json::Value::as_str) {
+            Some(Some("form")) => {
+                <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("url")) => {
+                <ElicitRequestURLParams as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "mode",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "mode",
+                                other,
+                                "ElicitRequestParams",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "mode",
+                    |cx| cx.error("type", format!("`{}` must be a string", "mode")),
+                )
+            }
+            None => <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx),
+        }
+    }
+}
 /// A request from the server to elicit additional information from the user via the client.
 ///
 /// Example (Elicitation request):
@@ -17564,6 +23114,28 @@ impl __p::Shape for ElicitRequest {
         )
     }
 }
+impl __v::Validate for ElicitRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequest") else { return };
+        cx.required(o, &["method", "params"], "ElicitRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("elicitation/create"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
@@ -17653,6 +23225,29 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for PrimitiveSchemaDefinition {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <StringSchema as __p::Shape>::score(v),
+                <NumberSchema as __p::Shape>::score(v),
+                <BooleanSchema as __p::Shape>::score(v),
+                <EnumSchema as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <StringSchema as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <NumberSchema as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <BooleanSchema as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <EnumSchema as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
                 )
             }
         }
@@ -17785,6 +23380,68 @@ impl __p::Shape for StringSchema {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
 }
+impl __v::Validate for StringSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "StringSchema") else { return };
+        cx.required(o, &["type"], "StringSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minLength") {
+            cx.key(
+                "minLength",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxLength") {
+            cx.key(
+                "maxLength",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("format") {
+            cx.key(
+                "format",
+                |cx| {
+                    <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`StringSchema`]`.format`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
@@ -17861,6 +23518,35 @@ impl __p::Shape for StringSchemaFormat {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for StringSchemaFormat {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "StringSchemaFormat", SCHEMA_LABEL,
+                            "\"email\", \"uri\", \"date\", \"date-time\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "StringSchemaFormat",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Example (Number input schema):
@@ -17983,6 +23669,60 @@ impl __p::Shape for NumberSchema {
         __p::fits_object(v, &["type"], &[])
     }
 }
+impl __v::Validate for NumberSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "NumberSchema") else { return };
+        cx.required(o, &["type"], "NumberSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    <NumberSchemaType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minimum") {
+            cx.key(
+                "minimum",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maximum") {
+            cx.key(
+                "maximum",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`NumberSchema`]`.type`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
@@ -18051,6 +23791,34 @@ impl __p::Shape for NumberSchemaType {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for NumberSchemaType {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "NumberSchemaType", SCHEMA_LABEL, "\"number\", \"integer\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "NumberSchemaType",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Example (Boolean input schema):
@@ -18154,6 +23922,44 @@ impl __p::Shape for BooleanSchema {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
+    }
+}
+impl __v::Validate for BooleanSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "BooleanSchema") else { return };
+        cx.required(o, &["type"], "BooleanSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("boolean"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Schema for single-selection enumeration without display titles for options.
@@ -18278,6 +24084,52 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
             &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
+    }
+}
+impl __v::Validate for UntitledSingleSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
+        cx.required(o, &["type", "enum"], "UntitledSingleSelectEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("enum") {
+            cx.key(
+                "enum",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Schema for single-selection enumeration with display titles for each option.
@@ -18408,6 +24260,54 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
         )
     }
 }
+impl __v::Validate for TitledSingleSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
+        cx.required(o, &["type", "oneOf"], "TitledSingleSelectEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("oneOf") {
+            cx.key(
+                "oneOf",
+                |cx| {
+                    <Vec<
+                        TitledSingleSelectEnumSchemaOneOfItem,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`TitledSingleSelectEnumSchema`]`.oneOf[]`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
@@ -18495,6 +24395,30 @@ impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
+impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledSingleSelectEnumSchemaOneOfItem") else {
+            return
+        };
+        cx.required(o, &["const", "title"], "TitledSingleSelectEnumSchemaOneOfItem");
+        if let Some(x) = o.get("const") {
+            cx.key(
+                "const",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
@@ -18565,6 +24489,29 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of SingleSelectEnumSchema matches this value; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for SingleSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <UntitledSingleSelectEnumSchema as __p::Shape>::score(v),
+                <TitledSingleSelectEnumSchema as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <UntitledSingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => {
+                <TitledSingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of SingleSelectEnumSchema; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
                 )
             }
         }
@@ -18715,6 +24662,71 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
         )
     }
 }
+impl __v::Validate for UntitledMultiSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
+        cx.required(o, &["type", "items"], "UntitledMultiSelectEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("array"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minItems") {
+            cx.key(
+                "minItems",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxItems") {
+            cx.key(
+                "maxItems",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("items") {
+            cx.key(
+                "items",
+                |cx| {
+                    <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`UntitledMultiSelectEnumSchema`]`.items`.
 ///
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
@@ -18803,6 +24815,28 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
             &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
+    }
+}
+impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
+        cx.required(o, &["type", "enum"], "UntitledMultiSelectEnumSchemaItems");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("enum") {
+            cx.key(
+                "enum",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Schema for multiple-selection enumeration with display titles for each option.
@@ -18950,6 +24984,71 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
         )
     }
 }
+impl __v::Validate for TitledMultiSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
+        cx.required(o, &["type", "items"], "TitledMultiSelectEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("array"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minItems") {
+            cx.key(
+                "minItems",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxItems") {
+            cx.key(
+                "maxItems",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("items") {
+            cx.key(
+                "items",
+                |cx| {
+                    <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`TitledMultiSelectEnumSchema`]`.items.anyOf[]`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -19037,6 +25136,30 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
+impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItemsAnyOfItem") else {
+            return
+        };
+        cx.required(o, &["const", "title"], "TitledMultiSelectEnumSchemaItemsAnyOfItem");
+        if let Some(x) = o.get("const") {
+            cx.key(
+                "const",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`TitledMultiSelectEnumSchema`]`.items`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchemaItems {
@@ -19121,6 +25244,22 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItems {
         __p::fits_object(v, &["anyOf"], &[])
     }
 }
+impl __v::Validate for TitledMultiSelectEnumSchemaItems {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
+        cx.required(o, &["anyOf"], "TitledMultiSelectEnumSchemaItems");
+        if let Some(x) = o.get("anyOf") {
+            cx.key(
+                "anyOf",
+                |cx| {
+                    <Vec<
+                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
@@ -19191,6 +25330,29 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of MultiSelectEnumSchema matches this value; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for MultiSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <UntitledMultiSelectEnumSchema as __p::Shape>::score(v),
+                <TitledMultiSelectEnumSchema as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <UntitledMultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => {
+                <TitledMultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of MultiSelectEnumSchema; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
                 )
             }
         }
@@ -19324,6 +25486,60 @@ impl __p::Shape for LegacyTitledEnumSchema {
         )
     }
 }
+impl __v::Validate for LegacyTitledEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
+        cx.required(o, &["type", "enum"], "LegacyTitledEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("enum") {
+            cx.key(
+                "enum",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("enumNames") {
+            cx.key(
+                "enumNames",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
@@ -19396,6 +25612,33 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of EnumSchema matches this value; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for EnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <SingleSelectEnumSchema as __p::Shape>::score(v),
+                <MultiSelectEnumSchema as __p::Shape>::score(v),
+                <LegacyTitledEnumSchema as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <SingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => {
+                <MultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            Some(2usize) => {
+                <LegacyTitledEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of EnumSchema; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
                 )
             }
         }
@@ -19503,6 +25746,31 @@ impl __p::Shape for ElicitResult {
         __p::fits_object(v, &["action"], &[])
     }
 }
+impl __v::Validate for ElicitResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitResult") else { return };
+        cx.required(o, &["action"], "ElicitResult");
+        if let Some(x) = o.get("action") {
+            cx.key(
+                "action",
+                |cx| {
+                    <ElicitResultAction as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        ElicitResultContentValue,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ElicitResult`]`.action`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ElicitResultAction {
@@ -19575,6 +25843,35 @@ impl __p::Shape for ElicitResultAction {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for ElicitResultAction {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "ElicitResultAction", SCHEMA_LABEL,
+                            "\"accept\", \"decline\", \"cancel\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "ElicitResultAction",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// The inline type of [`ElicitResult`]`.content{}`.
@@ -19728,6 +26025,29 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
             }
         }
         d.deserialize_any(V)
+    }
+}
+impl __v::Validate for ElicitResultContentValue {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <String as __p::Shape>::score(v),
+                <i64 as __p::Shape>::score(v),
+                <bool as __p::Shape>::score(v),
+                <Vec<String> as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ElicitResultContentValue; expected String (string); Integer (integer); Boolean (boolean); StringArray (array)",
+                )
+            }
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -19974,6 +26294,64 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
         __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
+impl __v::Validate for ClientRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientRequest") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("server/discover")) => {
+                <DiscoverRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("completion/complete")) => {
+                <CompleteRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("prompts/get")) => {
+                <GetPromptRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("prompts/list")) => {
+                <ListPromptsRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/list")) => {
+                <ListResourcesRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/templates/list")) => {
+                <ListResourceTemplatesRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/read")) => {
+                <ReadResourceRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("subscriptions/listen")) => {
+                <SubscriptionsListenRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tools/call")) => {
+                <CallToolRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tools/list")) => {
+                <ListToolsRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ClientRequest",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ClientRequest"),
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 pub type ClientNotification = CancelledNotification;
 /// Marked `@internal` in the schema.
@@ -20212,6 +26590,61 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
         __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
+impl __v::Validate for ServerNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerNotification") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("notifications/cancelled")) => {
+                <CancelledNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/progress")) => {
+                <ProgressNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/message")) => {
+                <LoggingMessageNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/resources/updated")) => {
+                <ResourceUpdatedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/resources/list_changed")) => {
+                <ResourceListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/tools/list_changed")) => {
+                <ToolListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/prompts/list_changed")) => {
+                <PromptListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/subscriptions/acknowledged")) => {
+                <SubscriptionsAcknowledgedNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ServerNotification",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ServerNotification"),
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -20362,6 +26795,49 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of ServerResult matches this value; expected EmptyResult (with `resultType`); DiscoverResult (with `resultType`, `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `resultType`, `completion`); GetPromptResult (with `resultType`, `messages`); ListPromptsResult (with `resultType`, `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `resultType`, `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `resultType`, `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `resultType`, `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`, `resultType`); CallToolResult (with `resultType`, `content`); ListToolsResult (with `resultType`, `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\")",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for ServerResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <EmptyResult as __p::Shape>::score(v),
+                <DiscoverResult as __p::Shape>::score(v),
+                <CompleteResult as __p::Shape>::score(v),
+                <GetPromptResult as __p::Shape>::score(v),
+                <ListPromptsResult as __p::Shape>::score(v),
+                <ListResourceTemplatesResult as __p::Shape>::score(v),
+                <ListResourcesResult as __p::Shape>::score(v),
+                <ReadResourceResult as __p::Shape>::score(v),
+                <SubscriptionsListenResult as __p::Shape>::score(v),
+                <CallToolResult as __p::Shape>::score(v),
+                <ListToolsResult as __p::Shape>::score(v),
+                <InputRequiredResult as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <DiscoverResult as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <CompleteResult as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
+            Some(4usize) => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
+            Some(5usize) => {
+                <ListResourceTemplatesResult as __v::Validate>::validate_json(v, cx)
+            }
+            Some(6usize) => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
+            Some(7usize) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
+            Some(8usize) => {
+                <SubscriptionsListenResult as __v::Validate>::validate_json(v, cx)
+            }
+            Some(9usize) => <CallToolResult as __v::Validate>::validate_json(v, cx),
+            Some(10usize) => <ListToolsResult as __v::Validate>::validate_json(v, cx),
+            Some(11usize) => <InputRequiredResult as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ServerResult; expected EmptyResult (with `resultType`); DiscoverResult (with `resultType`, `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `resultType`, `completion`); GetPromptResult (with `resultType`, `messages`); ListPromptsResult (with `resultType`, `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `resultType`, `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `resultType`, `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `resultType`, `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`, `resultType`); CallToolResult (with `resultType`, `content`); ListToolsResult (with `resultType`, `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\")",
                 )
             }
         }
@@ -21066,6 +27542,454 @@ pub fn roundtrip_json(
             "ClientResult" => go::<ClientResult>(json),
             "ServerNotification" => go::<ServerNotification>(json),
             "ServerResult" => go::<ServerResult>(json),
+            _ => return None,
+        },
+    )
+}
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "JSONValue" => __v::validate_json::<JSONValue>(value, options),
+            "JSONObject" => __v::validate_json::<JSONObject>(value, options),
+            "JSONArray" => __v::validate_json::<JSONArray>(value, options),
+            "JSONRPCMessage" => __v::validate_json::<JSONRPCMessage>(value, options),
+            "MetaObject" => __v::validate_json::<MetaObject>(value, options),
+            "RequestMetaObject" => {
+                __v::validate_json::<RequestMetaObject>(value, options)
+            }
+            "NotificationMetaObject" => {
+                __v::validate_json::<NotificationMetaObject>(value, options)
+            }
+            "ResultMetaObject" => __v::validate_json::<ResultMetaObject>(value, options),
+            "ProgressToken" => __v::validate_json::<ProgressToken>(value, options),
+            "Cursor" => __v::validate_json::<Cursor>(value, options),
+            "RequestParams" => __v::validate_json::<RequestParams>(value, options),
+            "Request" => __v::validate_json::<Request>(value, options),
+            "NotificationParams" => {
+                __v::validate_json::<NotificationParams>(value, options)
+            }
+            "Notification" => __v::validate_json::<Notification>(value, options),
+            "ResultType" => __v::validate_json::<ResultType>(value, options),
+            "Result" => __v::validate_json::<Result>(value, options),
+            "Error" => __v::validate_json::<Error>(value, options),
+            "RequestId" => __v::validate_json::<RequestId>(value, options),
+            "JSONRPCRequest" => __v::validate_json::<JSONRPCRequest>(value, options),
+            "JSONRPCNotification" => {
+                __v::validate_json::<JSONRPCNotification>(value, options)
+            }
+            "JSONRPCResultResponse" => {
+                __v::validate_json::<JSONRPCResultResponse>(value, options)
+            }
+            "JSONRPCErrorResponse" => {
+                __v::validate_json::<JSONRPCErrorResponse>(value, options)
+            }
+            "JSONRPCResponse" => __v::validate_json::<JSONRPCResponse>(value, options),
+            "ParseError" => __v::validate_json::<ParseError>(value, options),
+            "InvalidRequestError" => {
+                __v::validate_json::<InvalidRequestError>(value, options)
+            }
+            "MethodNotFoundError" => {
+                __v::validate_json::<MethodNotFoundError>(value, options)
+            }
+            "InvalidParamsError" => {
+                __v::validate_json::<InvalidParamsError>(value, options)
+            }
+            "InternalError" => __v::validate_json::<InternalError>(value, options),
+            "HeaderMismatchError" => {
+                __v::validate_json::<HeaderMismatchError>(value, options)
+            }
+            "HeaderMismatchErrorError" => {
+                __v::validate_json::<HeaderMismatchErrorError>(value, options)
+            }
+            "UnsupportedProtocolVersionError" => {
+                __v::validate_json::<UnsupportedProtocolVersionError>(value, options)
+            }
+            "UnsupportedProtocolVersionErrorErrorData" => {
+                __v::validate_json::<
+                    UnsupportedProtocolVersionErrorErrorData,
+                >(value, options)
+            }
+            "UnsupportedProtocolVersionErrorError" => {
+                __v::validate_json::<
+                    UnsupportedProtocolVersionErrorError,
+                >(value, options)
+            }
+            "MissingRequiredClientCapabilityError" => {
+                __v::validate_json::<
+                    MissingRequiredClientCapabilityError,
+                >(value, options)
+            }
+            "MissingRequiredClientCapabilityErrorErrorData" => {
+                __v::validate_json::<
+                    MissingRequiredClientCapabilityErrorErrorData,
+                >(value, options)
+            }
+            "MissingRequiredClientCapabilityErrorError" => {
+                __v::validate_json::<
+                    MissingRequiredClientCapabilityErrorError,
+                >(value, options)
+            }
+            "EmptyResult" => __v::validate_json::<EmptyResult>(value, options),
+            "InputRequest" => __v::validate_json::<InputRequest>(value, options),
+            "InputResponse" => __v::validate_json::<InputResponse>(value, options),
+            "InputRequests" => __v::validate_json::<InputRequests>(value, options),
+            "InputResponses" => __v::validate_json::<InputResponses>(value, options),
+            "InputRequiredResult" => {
+                __v::validate_json::<InputRequiredResult>(value, options)
+            }
+            "InputResponseRequestParams" => {
+                __v::validate_json::<InputResponseRequestParams>(value, options)
+            }
+            "CancelledNotificationParams" => {
+                __v::validate_json::<CancelledNotificationParams>(value, options)
+            }
+            "CancelledNotification" => {
+                __v::validate_json::<CancelledNotification>(value, options)
+            }
+            "DiscoverRequest" => __v::validate_json::<DiscoverRequest>(value, options),
+            "DiscoverResult" => __v::validate_json::<DiscoverResult>(value, options),
+            "DiscoverResultResponse" => {
+                __v::validate_json::<DiscoverResultResponse>(value, options)
+            }
+            "ClientCapabilities" => {
+                __v::validate_json::<ClientCapabilities>(value, options)
+            }
+            "ClientCapabilitiesSampling" => {
+                __v::validate_json::<ClientCapabilitiesSampling>(value, options)
+            }
+            "ClientCapabilitiesElicitation" => {
+                __v::validate_json::<ClientCapabilitiesElicitation>(value, options)
+            }
+            "ServerCapabilities" => {
+                __v::validate_json::<ServerCapabilities>(value, options)
+            }
+            "ServerCapabilitiesPrompts" => {
+                __v::validate_json::<ServerCapabilitiesPrompts>(value, options)
+            }
+            "ServerCapabilitiesResources" => {
+                __v::validate_json::<ServerCapabilitiesResources>(value, options)
+            }
+            "ServerCapabilitiesTools" => {
+                __v::validate_json::<ServerCapabilitiesTools>(value, options)
+            }
+            "Icon" => __v::validate_json::<Icon>(value, options),
+            "IconTheme" => __v::validate_json::<IconTheme>(value, options),
+            "Icons" => __v::validate_json::<Icons>(value, options),
+            "BaseMetadata" => __v::validate_json::<BaseMetadata>(value, options),
+            "Implementation" => __v::validate_json::<Implementation>(value, options),
+            "ProgressNotificationParams" => {
+                __v::validate_json::<ProgressNotificationParams>(value, options)
+            }
+            "ProgressNotification" => {
+                __v::validate_json::<ProgressNotification>(value, options)
+            }
+            "PaginatedRequestParams" => {
+                __v::validate_json::<PaginatedRequestParams>(value, options)
+            }
+            "PaginatedRequest" => __v::validate_json::<PaginatedRequest>(value, options),
+            "PaginatedResult" => __v::validate_json::<PaginatedResult>(value, options),
+            "CacheableResult" => __v::validate_json::<CacheableResult>(value, options),
+            "CacheableResultCacheScope" => {
+                __v::validate_json::<CacheableResultCacheScope>(value, options)
+            }
+            "ListResourcesRequest" => {
+                __v::validate_json::<ListResourcesRequest>(value, options)
+            }
+            "ListResourcesResult" => {
+                __v::validate_json::<ListResourcesResult>(value, options)
+            }
+            "ListResourcesResultResponse" => {
+                __v::validate_json::<ListResourcesResultResponse>(value, options)
+            }
+            "ListResourceTemplatesRequest" => {
+                __v::validate_json::<ListResourceTemplatesRequest>(value, options)
+            }
+            "ListResourceTemplatesResult" => {
+                __v::validate_json::<ListResourceTemplatesResult>(value, options)
+            }
+            "ListResourceTemplatesResultResponse" => {
+                __v::validate_json::<ListResourceTemplatesResultResponse>(value, options)
+            }
+            "ResourceRequestParams" => {
+                __v::validate_json::<ResourceRequestParams>(value, options)
+            }
+            "ReadResourceRequestParams" => {
+                __v::validate_json::<ReadResourceRequestParams>(value, options)
+            }
+            "ReadResourceRequest" => {
+                __v::validate_json::<ReadResourceRequest>(value, options)
+            }
+            "ReadResourceResult" => {
+                __v::validate_json::<ReadResourceResult>(value, options)
+            }
+            "ReadResourceResultContentsItem" => {
+                __v::validate_json::<ReadResourceResultContentsItem>(value, options)
+            }
+            "ReadResourceResultResponse" => {
+                __v::validate_json::<ReadResourceResultResponse>(value, options)
+            }
+            "ReadResourceResultResponseResult" => {
+                __v::validate_json::<ReadResourceResultResponseResult>(value, options)
+            }
+            "ResourceListChangedNotification" => {
+                __v::validate_json::<ResourceListChangedNotification>(value, options)
+            }
+            "SubscriptionFilter" => {
+                __v::validate_json::<SubscriptionFilter>(value, options)
+            }
+            "SubscriptionsListenRequestParams" => {
+                __v::validate_json::<SubscriptionsListenRequestParams>(value, options)
+            }
+            "SubscriptionsListenRequest" => {
+                __v::validate_json::<SubscriptionsListenRequest>(value, options)
+            }
+            "SubscriptionsListenResultMetaObject" => {
+                __v::validate_json::<SubscriptionsListenResultMetaObject>(value, options)
+            }
+            "SubscriptionsListenResult" => {
+                __v::validate_json::<SubscriptionsListenResult>(value, options)
+            }
+            "SubscriptionsListenResultResponse" => {
+                __v::validate_json::<SubscriptionsListenResultResponse>(value, options)
+            }
+            "SubscriptionsAcknowledgedNotificationParams" => {
+                __v::validate_json::<
+                    SubscriptionsAcknowledgedNotificationParams,
+                >(value, options)
+            }
+            "SubscriptionsAcknowledgedNotification" => {
+                __v::validate_json::<
+                    SubscriptionsAcknowledgedNotification,
+                >(value, options)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                __v::validate_json::<ResourceUpdatedNotificationParams>(value, options)
+            }
+            "ResourceUpdatedNotification" => {
+                __v::validate_json::<ResourceUpdatedNotification>(value, options)
+            }
+            "Resource" => __v::validate_json::<Resource>(value, options),
+            "ResourceTemplate" => __v::validate_json::<ResourceTemplate>(value, options),
+            "ResourceContents" => __v::validate_json::<ResourceContents>(value, options),
+            "TextResourceContents" => {
+                __v::validate_json::<TextResourceContents>(value, options)
+            }
+            "BlobResourceContents" => {
+                __v::validate_json::<BlobResourceContents>(value, options)
+            }
+            "ListPromptsRequest" => {
+                __v::validate_json::<ListPromptsRequest>(value, options)
+            }
+            "ListPromptsResult" => {
+                __v::validate_json::<ListPromptsResult>(value, options)
+            }
+            "ListPromptsResultResponse" => {
+                __v::validate_json::<ListPromptsResultResponse>(value, options)
+            }
+            "GetPromptRequestParams" => {
+                __v::validate_json::<GetPromptRequestParams>(value, options)
+            }
+            "GetPromptRequest" => __v::validate_json::<GetPromptRequest>(value, options),
+            "GetPromptResult" => __v::validate_json::<GetPromptResult>(value, options),
+            "GetPromptResultResponse" => {
+                __v::validate_json::<GetPromptResultResponse>(value, options)
+            }
+            "GetPromptResultResponseResult" => {
+                __v::validate_json::<GetPromptResultResponseResult>(value, options)
+            }
+            "Prompt" => __v::validate_json::<Prompt>(value, options),
+            "PromptArgument" => __v::validate_json::<PromptArgument>(value, options),
+            "Role" => __v::validate_json::<Role>(value, options),
+            "PromptMessage" => __v::validate_json::<PromptMessage>(value, options),
+            "ResourceLink" => __v::validate_json::<ResourceLink>(value, options),
+            "EmbeddedResource" => __v::validate_json::<EmbeddedResource>(value, options),
+            "EmbeddedResourceResource" => {
+                __v::validate_json::<EmbeddedResourceResource>(value, options)
+            }
+            "PromptListChangedNotification" => {
+                __v::validate_json::<PromptListChangedNotification>(value, options)
+            }
+            "ListToolsRequest" => __v::validate_json::<ListToolsRequest>(value, options),
+            "ListToolsResult" => __v::validate_json::<ListToolsResult>(value, options),
+            "ListToolsResultResponse" => {
+                __v::validate_json::<ListToolsResultResponse>(value, options)
+            }
+            "CallToolResult" => __v::validate_json::<CallToolResult>(value, options),
+            "CallToolResultResponse" => {
+                __v::validate_json::<CallToolResultResponse>(value, options)
+            }
+            "CallToolResultResponseResult" => {
+                __v::validate_json::<CallToolResultResponseResult>(value, options)
+            }
+            "CallToolRequestParams" => {
+                __v::validate_json::<CallToolRequestParams>(value, options)
+            }
+            "CallToolRequest" => __v::validate_json::<CallToolRequest>(value, options),
+            "ToolListChangedNotification" => {
+                __v::validate_json::<ToolListChangedNotification>(value, options)
+            }
+            "ToolAnnotations" => __v::validate_json::<ToolAnnotations>(value, options),
+            "Tool" => __v::validate_json::<Tool>(value, options),
+            "ToolInputSchema" => __v::validate_json::<ToolInputSchema>(value, options),
+            "ToolOutputSchema" => __v::validate_json::<ToolOutputSchema>(value, options),
+            "LoggingMessageNotificationParams" => {
+                __v::validate_json::<LoggingMessageNotificationParams>(value, options)
+            }
+            "LoggingMessageNotification" => {
+                __v::validate_json::<LoggingMessageNotification>(value, options)
+            }
+            "LoggingLevel" => __v::validate_json::<LoggingLevel>(value, options),
+            "CreateMessageRequestParams" => {
+                __v::validate_json::<CreateMessageRequestParams>(value, options)
+            }
+            "CreateMessageRequestParamsIncludeContext" => {
+                __v::validate_json::<
+                    CreateMessageRequestParamsIncludeContext,
+                >(value, options)
+            }
+            "ToolChoice" => __v::validate_json::<ToolChoice>(value, options),
+            "ToolChoiceMode" => __v::validate_json::<ToolChoiceMode>(value, options),
+            "CreateMessageRequest" => {
+                __v::validate_json::<CreateMessageRequest>(value, options)
+            }
+            "CreateMessageResult" => {
+                __v::validate_json::<CreateMessageResult>(value, options)
+            }
+            "CreateMessageResultStopReason" => {
+                __v::validate_json::<CreateMessageResultStopReason>(value, options)
+            }
+            "SamplingMessage" => __v::validate_json::<SamplingMessage>(value, options),
+            "SamplingMessageContent" => {
+                __v::validate_json::<SamplingMessageContent>(value, options)
+            }
+            "SamplingMessageContentBlock" => {
+                __v::validate_json::<SamplingMessageContentBlock>(value, options)
+            }
+            "Annotations" => __v::validate_json::<Annotations>(value, options),
+            "ContentBlock" => __v::validate_json::<ContentBlock>(value, options),
+            "TextContent" => __v::validate_json::<TextContent>(value, options),
+            "ImageContent" => __v::validate_json::<ImageContent>(value, options),
+            "AudioContent" => __v::validate_json::<AudioContent>(value, options),
+            "ToolUseContent" => __v::validate_json::<ToolUseContent>(value, options),
+            "ToolResultContent" => {
+                __v::validate_json::<ToolResultContent>(value, options)
+            }
+            "ModelPreferences" => __v::validate_json::<ModelPreferences>(value, options),
+            "ModelHint" => __v::validate_json::<ModelHint>(value, options),
+            "CompleteRequestParams" => {
+                __v::validate_json::<CompleteRequestParams>(value, options)
+            }
+            "CompleteRequestParamsRef" => {
+                __v::validate_json::<CompleteRequestParamsRef>(value, options)
+            }
+            "CompleteRequestParamsArgument" => {
+                __v::validate_json::<CompleteRequestParamsArgument>(value, options)
+            }
+            "CompleteRequestParamsContext" => {
+                __v::validate_json::<CompleteRequestParamsContext>(value, options)
+            }
+            "CompleteRequest" => __v::validate_json::<CompleteRequest>(value, options),
+            "CompleteResult" => __v::validate_json::<CompleteResult>(value, options),
+            "CompleteResultCompletion" => {
+                __v::validate_json::<CompleteResultCompletion>(value, options)
+            }
+            "CompleteResultResponse" => {
+                __v::validate_json::<CompleteResultResponse>(value, options)
+            }
+            "ResourceTemplateReference" => {
+                __v::validate_json::<ResourceTemplateReference>(value, options)
+            }
+            "PromptReference" => __v::validate_json::<PromptReference>(value, options),
+            "ListRootsRequest" => __v::validate_json::<ListRootsRequest>(value, options),
+            "ListRootsRequestParams" => {
+                __v::validate_json::<ListRootsRequestParams>(value, options)
+            }
+            "ListRootsResult" => __v::validate_json::<ListRootsResult>(value, options),
+            "Root" => __v::validate_json::<Root>(value, options),
+            "ElicitRequestFormParams" => {
+                __v::validate_json::<ElicitRequestFormParams>(value, options)
+            }
+            "ElicitRequestFormParamsRequestedSchema" => {
+                __v::validate_json::<
+                    ElicitRequestFormParamsRequestedSchema,
+                >(value, options)
+            }
+            "ElicitRequestURLParams" => {
+                __v::validate_json::<ElicitRequestURLParams>(value, options)
+            }
+            "ElicitRequestParams" => {
+                __v::validate_json::<ElicitRequestParams>(value, options)
+            }
+            "ElicitRequest" => __v::validate_json::<ElicitRequest>(value, options),
+            "PrimitiveSchemaDefinition" => {
+                __v::validate_json::<PrimitiveSchemaDefinition>(value, options)
+            }
+            "StringSchema" => __v::validate_json::<StringSchema>(value, options),
+            "StringSchemaFormat" => {
+                __v::validate_json::<StringSchemaFormat>(value, options)
+            }
+            "NumberSchema" => __v::validate_json::<NumberSchema>(value, options),
+            "NumberSchemaType" => __v::validate_json::<NumberSchemaType>(value, options),
+            "BooleanSchema" => __v::validate_json::<BooleanSchema>(value, options),
+            "UntitledSingleSelectEnumSchema" => {
+                __v::validate_json::<UntitledSingleSelectEnumSchema>(value, options)
+            }
+            "TitledSingleSelectEnumSchema" => {
+                __v::validate_json::<TitledSingleSelectEnumSchema>(value, options)
+            }
+            "TitledSingleSelectEnumSchemaOneOfItem" => {
+                __v::validate_json::<
+                    TitledSingleSelectEnumSchemaOneOfItem,
+                >(value, options)
+            }
+            "SingleSelectEnumSchema" => {
+                __v::validate_json::<SingleSelectEnumSchema>(value, options)
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                __v::validate_json::<UntitledMultiSelectEnumSchema>(value, options)
+            }
+            "UntitledMultiSelectEnumSchemaItems" => {
+                __v::validate_json::<UntitledMultiSelectEnumSchemaItems>(value, options)
+            }
+            "TitledMultiSelectEnumSchema" => {
+                __v::validate_json::<TitledMultiSelectEnumSchema>(value, options)
+            }
+            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
+                __v::validate_json::<
+                    TitledMultiSelectEnumSchemaItemsAnyOfItem,
+                >(value, options)
+            }
+            "TitledMultiSelectEnumSchemaItems" => {
+                __v::validate_json::<TitledMultiSelectEnumSchemaItems>(value, options)
+            }
+            "MultiSelectEnumSchema" => {
+                __v::validate_json::<MultiSelectEnumSchema>(value, options)
+            }
+            "LegacyTitledEnumSchema" => {
+                __v::validate_json::<LegacyTitledEnumSchema>(value, options)
+            }
+            "EnumSchema" => __v::validate_json::<EnumSchema>(value, options),
+            "ElicitResult" => __v::validate_json::<ElicitResult>(value, options),
+            "ElicitResultAction" => {
+                __v::validate_json::<ElicitResultAction>(value, options)
+            }
+            "ElicitResultContentValue" => {
+                __v::validate_json::<ElicitResultContentValue>(value, options)
+            }
+            "ClientRequest" => __v::validate_json::<ClientRequest>(value, options),
+            "ClientNotification" => {
+                __v::validate_json::<ClientNotification>(value, options)
+            }
+            "ClientResult" => __v::validate_json::<ClientResult>(value, options),
+            "ServerNotification" => {
+                __v::validate_json::<ServerNotification>(value, options)
+            }
+            "ServerResult" => __v::validate_json::<ServerResult>(value, options),
             _ => return None,
         },
     )

@@ -6,6 +6,9 @@
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "2025-06-18";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -88,6 +91,29 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for JSONRPCMessage {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <JSONRPCRequest as __p::Shape>::score(v),
+                <JSONRPCNotification as __p::Shape>::score(v),
+                <JSONRPCResponse as __p::Shape>::score(v),
+                <JSONRPCError as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <JSONRPCRequest as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <JSONRPCNotification as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <JSONRPCResponse as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <JSONRPCError as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)",
                 )
             }
         }
@@ -204,6 +230,22 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for ProgressToken {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ProgressToken; expected String (string); Integer (integer)",
+                )
+            }
+        }
+    }
+}
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
 /// Marked `@internal` in the schema.
@@ -288,6 +330,28 @@ impl __p::Shape for Request {
         __p::fits_object(v, &["method"], &[])
     }
 }
+impl __v::Validate for Request {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Request") else { return };
+        cx.required(o, &["method"], "Request");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <RequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`Request`]`.params._meta`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParamsMeta {
@@ -367,6 +431,20 @@ impl __p::Shape for RequestParamsMeta {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for RequestParamsMeta {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
+        cx.required(o, &[], "RequestParamsMeta");
+        if let Some(x) = o.get("progressToken") {
+            cx.key(
+                "progressToken",
+                |cx| {
+                    <ProgressToken as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`Request`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
@@ -440,6 +518,26 @@ impl __p::Shape for RequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for RequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RequestParams") else { return };
+        cx.required(o, &[], "RequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -524,6 +622,28 @@ impl __p::Shape for Notification {
         __p::fits_object(v, &["method"], &[])
     }
 }
+impl __v::Validate for Notification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Notification") else { return };
+        cx.required(o, &["method"], "Notification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`Notification`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
@@ -604,6 +724,21 @@ impl __p::Shape for NotificationParams {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for NotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "NotificationParams") else { return };
+        cx.required(o, &[], "NotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -676,6 +811,21 @@ impl __p::Shape for Result {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for Result {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Result") else { return };
+        cx.required(o, &[], "Result");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -785,6 +935,22 @@ impl<'de> serde::Deserialize<'de> for RequestId {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for RequestId {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of RequestId; expected String (string); Integer (integer)",
+                )
+            }
+        }
+    }
+}
 /// A request that expects a response.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -888,6 +1054,44 @@ impl __p::Shape for JSONRPCRequest {
             &["method", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for JSONRPCRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <RequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A notification which does not expect a response.
@@ -994,6 +1198,36 @@ impl __p::Shape for JSONRPCNotification {
         )
     }
 }
+impl __v::Validate for JSONRPCNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// A successful (non-error) response to a request.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -1089,6 +1323,37 @@ impl __p::Shape for JSONRPCResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for JSONRPCResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <Result as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
 pub const PARSE_ERROR: i64 = -32700i64;
@@ -1193,6 +1458,37 @@ impl __p::Shape for JSONRPCError {
         )
     }
 }
+impl __v::Validate for JSONRPCError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCError") else { return };
+        cx.required(o, &["jsonrpc", "id", "error"], "JSONRPCError");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("error") {
+            cx.key(
+                "error",
+                |cx| {
+                    <JSONRPCErrorError as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        crate::validate::jsonrpc::response_fields(v, cx);
+    }
+}
 /// The inline type of [`JSONRPCError`]`.error`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCErrorError {
@@ -1284,6 +1580,36 @@ impl __p::Shape for JSONRPCErrorError {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
+    }
+}
+impl __v::Validate for JSONRPCErrorError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCErrorError") else { return };
+        cx.required(o, &["code", "message"], "JSONRPCErrorError");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A response that indicates success but carries no data.
@@ -1388,6 +1714,28 @@ impl __p::Shape for CancelledNotification {
         )
     }
 }
+impl __v::Validate for CancelledNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CancelledNotification") else { return };
+        cx.required(o, &["method", "params"], "CancelledNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CancelledNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
@@ -1479,6 +1827,28 @@ impl __p::Shape for CancelledNotificationParams {
         __p::fits_object(v, &["requestId"], &[])
     }
 }
+impl __v::Validate for CancelledNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
+        cx.required(o, &["requestId"], "CancelledNotificationParams");
+        if let Some(x) = o.get("requestId") {
+            cx.key(
+                "requestId",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("reason") {
+            cx.key(
+                "reason",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 ///
 /// Always carries `"method": "initialize"`: checked when read, written by `Serialize`.
@@ -1568,6 +1938,28 @@ impl __p::Shape for InitializeRequest {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("initialize"))],
         )
+    }
+}
+impl __v::Validate for InitializeRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InitializeRequest") else { return };
+        cx.required(o, &["method", "params"], "InitializeRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("initialize"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`InitializeRequest`]`.params`.
@@ -1662,6 +2054,40 @@ impl __p::Shape for InitializeRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
+    }
+}
+impl __v::Validate for InitializeRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
+        cx.required(
+            o,
+            &["protocolVersion", "capabilities", "clientInfo"],
+            "InitializeRequestParams",
+        );
+        if let Some(x) = o.get("protocolVersion") {
+            cx.key(
+                "protocolVersion",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("capabilities") {
+            cx.key(
+                "capabilities",
+                |cx| {
+                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("clientInfo") {
+            cx.key(
+                "clientInfo",
+                |cx| {
+                    <Implementation as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// After receiving an initialize request from the client, the server sends this response.
@@ -1775,6 +2201,57 @@ impl __p::Shape for InitializeResult {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
 }
+impl __v::Validate for InitializeResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InitializeResult") else { return };
+        cx.required(
+            o,
+            &["protocolVersion", "capabilities", "serverInfo"],
+            "InitializeResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("protocolVersion") {
+            cx.key(
+                "protocolVersion",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("capabilities") {
+            cx.key(
+                "capabilities",
+                |cx| {
+                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("serverInfo") {
+            cx.key(
+                "serverInfo",
+                |cx| {
+                    <Implementation as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("instructions") {
+            cx.key(
+                "instructions",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// This notification is sent from the client to the server after initialization has finished.
 ///
 /// Always carries `"method": "notifications/initialized"`: checked when read, written by `Serialize`.
@@ -1869,6 +2346,28 @@ impl __p::Shape for InitializedNotification {
             &["method"],
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
+    }
+}
+impl __v::Validate for InitializedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InitializedNotification") else { return };
+        cx.required(o, &["method"], "InitializedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/initialized"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -1987,6 +2486,47 @@ impl __p::Shape for ClientCapabilities {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ClientCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilities") else { return };
+        cx.required(o, &[], "ClientCapabilities");
+        if let Some(x) = o.get("experimental") {
+            cx.key(
+                "experimental",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("roots") {
+            cx.key(
+                "roots",
+                |cx| {
+                    <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("sampling") {
+            cx.key(
+                "sampling",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("elicitation") {
+            cx.key(
+                "elicitation",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ClientCapabilities`]`.roots`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesRoots {
@@ -2067,6 +2607,20 @@ impl __p::Shape for ClientCapabilitiesRoots {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ClientCapabilitiesRoots {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
+        cx.required(o, &[], "ClientCapabilitiesRoots");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -2206,6 +2760,63 @@ impl __p::Shape for ServerCapabilities {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ServerCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilities") else { return };
+        cx.required(o, &[], "ServerCapabilities");
+        if let Some(x) = o.get("experimental") {
+            cx.key(
+                "experimental",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("logging") {
+            cx.key(
+                "logging",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("completions") {
+            cx.key(
+                "completions",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("prompts") {
+            cx.key(
+                "prompts",
+                |cx| {
+                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resources") {
+            cx.key(
+                "resources",
+                |cx| {
+                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ServerCapabilities`]`.prompts`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesPrompts {
@@ -2286,6 +2897,20 @@ impl __p::Shape for ServerCapabilitiesPrompts {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ServerCapabilitiesPrompts {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
+        cx.required(o, &[], "ServerCapabilitiesPrompts");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ServerCapabilities`]`.resources`.
@@ -2381,6 +3006,28 @@ impl __p::Shape for ServerCapabilitiesResources {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ServerCapabilitiesResources {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
+        cx.required(o, &[], "ServerCapabilitiesResources");
+        if let Some(x) = o.get("subscribe") {
+            cx.key(
+                "subscribe",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ServerCapabilities`]`.tools`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTools {
@@ -2461,6 +3108,20 @@ impl __p::Shape for ServerCapabilitiesTools {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ServerCapabilitiesTools {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
+        cx.required(o, &[], "ServerCapabilitiesTools");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -2552,6 +3213,28 @@ impl __p::Shape for BaseMetadata {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for BaseMetadata {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "BaseMetadata") else { return };
+        cx.required(o, &["name"], "BaseMetadata");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
@@ -2649,6 +3332,36 @@ impl __p::Shape for Implementation {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
+impl __v::Validate for Implementation {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Implementation") else { return };
+        cx.required(o, &["name", "version"], "Implementation");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("version") {
+            cx.key(
+                "version",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
 /// Always carries `"method": "ping"`: checked when read, written by `Serialize`.
@@ -2734,6 +3447,28 @@ impl __p::Shape for PingRequest {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
+    }
+}
+impl __v::Validate for PingRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PingRequest") else { return };
+        cx.required(o, &["method"], "PingRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ping"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <RequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -2828,6 +3563,28 @@ impl __p::Shape for ProgressNotification {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
+    }
+}
+impl __v::Validate for ProgressNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ProgressNotification") else { return };
+        cx.required(o, &["method", "params"], "ProgressNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/progress"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ProgressNotification`]`.params`.
@@ -2941,6 +3698,44 @@ impl __p::Shape for ProgressNotificationParams {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
+impl __v::Validate for ProgressNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
+        cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
+        if let Some(x) = o.get("progressToken") {
+            cx.key(
+                "progressToken",
+                |cx| {
+                    <ProgressToken as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("progress") {
+            cx.key(
+                "progress",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("total") {
+            cx.key(
+                "total",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequest {
@@ -3023,6 +3818,28 @@ impl __p::Shape for PaginatedRequest {
         __p::fits_object(v, &["method"], &[])
     }
 }
+impl __v::Validate for PaginatedRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PaginatedRequest") else { return };
+        cx.required(o, &["method"], "PaginatedRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`PaginatedRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequestParams {
@@ -3102,6 +3919,20 @@ impl __p::Shape for PaginatedRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for PaginatedRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
+        cx.required(o, &[], "PaginatedRequestParams");
+        if let Some(x) = o.get("cursor") {
+            cx.key(
+                "cursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -3191,6 +4022,29 @@ impl __p::Shape for PaginatedResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for PaginatedResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PaginatedResult") else { return };
+        cx.required(o, &[], "PaginatedResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -3287,6 +4141,28 @@ impl __p::Shape for ListResourcesRequest {
             &["method"],
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
+    }
+}
+impl __v::Validate for ListResourcesRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
+        cx.required(o, &["method"], "ListResourcesRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The server's response to a resources/list request from the client.
@@ -3389,6 +4265,37 @@ impl __p::Shape for ListResourcesResult {
         __p::fits_object(v, &["resources"], &[])
     }
 }
+impl __v::Validate for ListResourcesResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourcesResult") else { return };
+        cx.required(o, &["resources"], "ListResourcesResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resources") {
+            cx.key(
+                "resources",
+                |cx| {
+                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Sent from the client to request a list of resource templates the server has.
 ///
 /// Always carries `"method": "resources/templates/list"`: checked when read, written by `Serialize`.
@@ -3483,6 +4390,28 @@ impl __p::Shape for ListResourceTemplatesRequest {
             &["method"],
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
+    }
+}
+impl __v::Validate for ListResourceTemplatesRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
+        cx.required(o, &["method"], "ListResourceTemplatesRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The server's response to a resources/templates/list request from the client.
@@ -3590,6 +4519,37 @@ impl __p::Shape for ListResourceTemplatesResult {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
+impl __v::Validate for ListResourceTemplatesResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
+        cx.required(o, &["resourceTemplates"], "ListResourceTemplatesResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resourceTemplates") {
+            cx.key(
+                "resourceTemplates",
+                |cx| {
+                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Sent from the client to the server, to read a specific resource URI.
 ///
 /// Always carries `"method": "resources/read"`: checked when read, written by `Serialize`.
@@ -3684,6 +4644,28 @@ impl __p::Shape for ReadResourceRequest {
         )
     }
 }
+impl __v::Validate for ReadResourceRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
+        cx.required(o, &["method", "params"], "ReadResourceRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/read"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ReadResourceRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequestParams {
@@ -3762,6 +4744,21 @@ impl __p::Shape for ReadResourceRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for ReadResourceRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
+        cx.required(o, &["uri"], "ReadResourceRequestParams");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// The server's response to a resources/read request from the client.
@@ -3855,6 +4852,31 @@ impl __p::Shape for ReadResourceResult {
         __p::fits_object(v, &["contents"], &[])
     }
 }
+impl __v::Validate for ReadResourceResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceResult") else { return };
+        cx.required(o, &["contents"], "ReadResourceResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("contents") {
+            cx.key(
+                "contents",
+                |cx| {
+                    <Vec<
+                        ReadResourceResultContentsItem,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -3927,6 +4949,25 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for ReadResourceResultContentsItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <TextResourceContents as __p::Shape>::score(v),
+                <BlobResourceContents as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                 )
             }
         }
@@ -4028,6 +5069,28 @@ impl __p::Shape for ResourceListChangedNotification {
         )
     }
 }
+impl __v::Validate for ResourceListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
+        cx.required(o, &["method"], "ResourceListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 ///
 /// Always carries `"method": "resources/subscribe"`: checked when read, written by `Serialize`.
@@ -4117,6 +5180,28 @@ impl __p::Shape for SubscribeRequest {
         )
     }
 }
+impl __v::Validate for SubscribeRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscribeRequest") else { return };
+        cx.required(o, &["method", "params"], "SubscribeRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/subscribe"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`SubscribeRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscribeRequestParams {
@@ -4195,6 +5280,21 @@ impl __p::Shape for SubscribeRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for SubscribeRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
+        cx.required(o, &["uri"], "SubscribeRequestParams");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -4291,6 +5391,28 @@ impl __p::Shape for UnsubscribeRequest {
         )
     }
 }
+impl __v::Validate for UnsubscribeRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
+        cx.required(o, &["method", "params"], "UnsubscribeRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`UnsubscribeRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsubscribeRequestParams {
@@ -4369,6 +5491,21 @@ impl __p::Shape for UnsubscribeRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for UnsubscribeRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
+        cx.required(o, &["uri"], "UnsubscribeRequestParams");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -4470,6 +5607,31 @@ impl __p::Shape for ResourceUpdatedNotification {
         )
     }
 }
+impl __v::Validate for ResourceUpdatedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
+        cx.required(o, &["method", "params"], "ResourceUpdatedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ResourceUpdatedNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotificationParams {
@@ -4548,6 +5710,21 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for ResourceUpdatedNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
+        cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// A known resource that the server is capable of reading.
@@ -4701,6 +5878,84 @@ impl __p::Shape for Resource {
         __p::fits_object(v, &["name", "uri"], &[])
     }
 }
+impl __v::Validate for Resource {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Resource") else { return };
+        cx.required(o, &["name", "uri"], "Resource");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
+    }
+}
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceTemplate {
@@ -4841,6 +6096,76 @@ impl __p::Shape for ResourceTemplate {
         __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
+impl __v::Validate for ResourceTemplate {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceTemplate") else { return };
+        cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("uriTemplate") {
+            cx.key(
+                "uriTemplate",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri-template");
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
+    }
+}
 /// The contents of a specific resource or sub-resource.
 ///
 /// Marked `@internal` in the schema.
@@ -4936,6 +6261,38 @@ impl __p::Shape for ResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for ResourceContents {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceContents") else { return };
+        cx.required(o, &["uri"], "ResourceContents");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -5042,6 +6399,52 @@ impl __p::Shape for TextResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
+    }
+}
+impl __v::Validate for TextResourceContents {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TextResourceContents") else { return };
+        cx.required(o, &["uri", "text"], "TextResourceContents");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("text") {
+            cx.key(
+                "text",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -5152,6 +6555,53 @@ impl __p::Shape for BlobResourceContents {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
 }
+impl __v::Validate for BlobResourceContents {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "BlobResourceContents") else { return };
+        cx.required(o, &["uri", "blob"], "BlobResourceContents");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("blob") {
+            cx.key(
+                "blob",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "byte");
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
+    }
+}
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 ///
 /// Always carries `"method": "prompts/list"`: checked when read, written by `Serialize`.
@@ -5246,6 +6696,28 @@ impl __p::Shape for ListPromptsRequest {
             &["method"],
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
+    }
+}
+impl __v::Validate for ListPromptsRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
+        cx.required(o, &["method"], "ListPromptsRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("prompts/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The server's response to a prompts/list request from the client.
@@ -5345,6 +6817,37 @@ impl __p::Shape for ListPromptsResult {
         __p::fits_object(v, &["prompts"], &[])
     }
 }
+impl __v::Validate for ListPromptsResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListPromptsResult") else { return };
+        cx.required(o, &["prompts"], "ListPromptsResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("prompts") {
+            cx.key(
+                "prompts",
+                |cx| {
+                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Used by the client to get a prompt provided by the server.
 ///
 /// Always carries `"method": "prompts/get"`: checked when read, written by `Serialize`.
@@ -5434,6 +6937,28 @@ impl __p::Shape for GetPromptRequest {
         )
     }
 }
+impl __v::Validate for GetPromptRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptRequest") else { return };
+        cx.required(o, &["method", "params"], "GetPromptRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("prompts/get"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`GetPromptRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
@@ -5521,6 +7046,28 @@ impl __p::Shape for GetPromptRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for GetPromptRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
+        cx.required(o, &["name"], "GetPromptRequestParams");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The server's response to a prompts/get request from the client.
@@ -5615,6 +7162,37 @@ impl __p::Shape for GetPromptResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
+    }
+}
+impl __v::Validate for GetPromptResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptResult") else { return };
+        cx.required(o, &["messages"], "GetPromptResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("messages") {
+            cx.key(
+                "messages",
+                |cx| {
+                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A prompt or prompt template that the server offers.
@@ -5735,6 +7313,53 @@ impl __p::Shape for Prompt {
         __p::fits_object(v, &["name"], &[])
     }
 }
+impl __v::Validate for Prompt {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Prompt") else { return };
+        cx.required(o, &["name"], "Prompt");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptArgument {
@@ -5844,6 +7469,44 @@ impl __p::Shape for PromptArgument {
         __p::fits_object(v, &["name"], &[])
     }
 }
+impl __v::Validate for PromptArgument {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptArgument") else { return };
+        cx.required(o, &["name"], "PromptArgument");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
@@ -5912,6 +7575,31 @@ impl __p::Shape for Role {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for Role {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}", "Role",
+                            SCHEMA_LABEL, "\"user\", \"assistant\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!("expected a {} string, found {}", "Role", __v::describe(v)),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Describes a message returned as part of a prompt.
@@ -5995,6 +7683,28 @@ impl __p::Shape for PromptMessage {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
+    }
+}
+impl __v::Validate for PromptMessage {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptMessage") else { return };
+        cx.required(o, &["role", "content"], "PromptMessage");
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    <Role as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <ContentBlock as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -6167,6 +7877,86 @@ impl __p::Shape for ResourceLink {
         )
     }
 }
+impl __v::Validate for ResourceLink {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceLink") else { return };
+        cx.required(o, &["name", "uri", "type"], "ResourceLink");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resource_link"));
+                },
+            );
+        }
+    }
+}
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -6281,6 +8071,45 @@ impl __p::Shape for EmbeddedResource {
         )
     }
 }
+impl __v::Validate for EmbeddedResource {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "EmbeddedResource") else { return };
+        cx.required(o, &["type", "resource"], "EmbeddedResource");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resource"));
+                },
+            );
+        }
+        if let Some(x) = o.get("resource") {
+            cx.key(
+                "resource",
+                |cx| {
+                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -6351,6 +8180,25 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for EmbeddedResourceResource {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <TextResourceContents as __p::Shape>::score(v),
+                <BlobResourceContents as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                 )
             }
         }
@@ -6452,6 +8300,28 @@ impl __p::Shape for PromptListChangedNotification {
         )
     }
 }
+impl __v::Validate for PromptListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
+        cx.required(o, &["method"], "PromptListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Sent from the client to request a list of tools the server has.
 ///
 /// Always carries `"method": "tools/list"`: checked when read, written by `Serialize`.
@@ -6541,6 +8411,28 @@ impl __p::Shape for ListToolsRequest {
             &["method"],
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
+    }
+}
+impl __v::Validate for ListToolsRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListToolsRequest") else { return };
+        cx.required(o, &["method"], "ListToolsRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tools/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The server's response to a tools/list request from the client.
@@ -6636,6 +8528,37 @@ impl __p::Shape for ListToolsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
+    }
+}
+impl __v::Validate for ListToolsResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListToolsResult") else { return };
+        cx.required(o, &["tools"], "ListToolsResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The server's response to a tool call.
@@ -6756,6 +8679,45 @@ impl __p::Shape for CallToolResult {
         __p::fits_object(v, &["content"], &[])
     }
 }
+impl __v::Validate for CallToolResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolResult") else { return };
+        cx.required(o, &["content"], "CallToolResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("structuredContent") {
+            cx.key(
+                "structuredContent",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("isError") {
+            cx.key(
+                "isError",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Used by the client to invoke a tool provided by the server.
 ///
 /// Always carries `"method": "tools/call"`: checked when read, written by `Serialize`.
@@ -6845,6 +8807,28 @@ impl __p::Shape for CallToolRequest {
         )
     }
 }
+impl __v::Validate for CallToolRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolRequest") else { return };
+        cx.required(o, &["method", "params"], "CallToolRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tools/call"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CallToolRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
@@ -6930,6 +8914,28 @@ impl __p::Shape for CallToolRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for CallToolRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
+        cx.required(o, &["name"], "CallToolRequestParams");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -7026,6 +9032,28 @@ impl __p::Shape for ToolListChangedNotification {
             &["method"],
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
+    }
+}
+impl __v::Validate for ToolListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
+        cx.required(o, &["method"], "ToolListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Additional properties describing a Tool to clients.
@@ -7173,6 +9201,52 @@ impl __p::Shape for ToolAnnotations {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ToolAnnotations {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolAnnotations") else { return };
+        cx.required(o, &[], "ToolAnnotations");
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("readOnlyHint") {
+            cx.key(
+                "readOnlyHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("destructiveHint") {
+            cx.key(
+                "destructiveHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("idempotentHint") {
+            cx.key(
+                "idempotentHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("openWorldHint") {
+            cx.key(
+                "openWorldHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Definition for a tool the client can call.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tool {
@@ -7316,6 +9390,75 @@ impl __p::Shape for Tool {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
+impl __v::Validate for Tool {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Tool") else { return };
+        cx.required(o, &["name", "inputSchema"], "Tool");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("inputSchema") {
+            cx.key(
+                "inputSchema",
+                |cx| {
+                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("outputSchema") {
+            cx.key(
+                "outputSchema",
+                |cx| {
+                    <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::tool(v, cx);
+            }
+        }
+    }
+}
 /// The inline type of [`Tool`]`.inputSchema`.
 ///
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
@@ -7411,6 +9554,39 @@ impl __p::Shape for ToolInputSchema {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
+    }
+}
+impl __v::Validate for ToolInputSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolInputSchema") else { return };
+        cx.required(o, &["type"], "ToolInputSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("object"));
+                },
+            );
+        }
+        if let Some(x) = o.get("properties") {
+            cx.key(
+                "properties",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`Tool`]`.outputSchema`.
@@ -7510,6 +9686,39 @@ impl __p::Shape for ToolOutputSchema {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
+impl __v::Validate for ToolOutputSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
+        cx.required(o, &["type"], "ToolOutputSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("object"));
+                },
+            );
+        }
+        if let Some(x) = o.get("properties") {
+            cx.key(
+                "properties",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A request from the client to the server, to enable or adjust logging.
 ///
 /// Always carries `"method": "logging/setLevel"`: checked when read, written by `Serialize`.
@@ -7599,6 +9808,28 @@ impl __p::Shape for SetLevelRequest {
         )
     }
 }
+impl __v::Validate for SetLevelRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SetLevelRequest") else { return };
+        cx.required(o, &["method", "params"], "SetLevelRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("logging/setLevel"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`SetLevelRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequestParams {
@@ -7675,6 +9906,20 @@ impl __p::Shape for SetLevelRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
+    }
+}
+impl __v::Validate for SetLevelRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
+        cx.required(o, &["level"], "SetLevelRequestParams");
+        if let Some(x) = o.get("level") {
+            cx.key(
+                "level",
+                |cx| {
+                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
@@ -7776,6 +10021,31 @@ impl __p::Shape for LoggingMessageNotification {
         )
     }
 }
+impl __v::Validate for LoggingMessageNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
+        cx.required(o, &["method", "params"], "LoggingMessageNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/message"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`LoggingMessageNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
@@ -7870,6 +10140,36 @@ impl __p::Shape for LoggingMessageNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
+    }
+}
+impl __v::Validate for LoggingMessageNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
+        cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
+        if let Some(x) = o.get("level") {
+            cx.key(
+                "level",
+                |cx| {
+                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("logger") {
+            cx.key(
+                "logger",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The severity of a log message.
@@ -7969,6 +10269,35 @@ impl __p::Shape for LoggingLevel {
             })
     }
 }
+impl __v::Validate for LoggingLevel {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "LoggingLevel", SCHEMA_LABEL,
+                            "\"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\", \"emergency\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "LoggingLevel",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
+    }
+}
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 ///
 /// Always carries `"method": "sampling/createMessage"`: checked when read, written by `Serialize`.
@@ -8063,6 +10392,28 @@ impl __p::Shape for CreateMessageRequest {
         )
     }
 }
+impl __v::Validate for CreateMessageRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
+        cx.required(o, &["method", "params"], "CreateMessageRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CreateMessageRequest`]`.params.includeContext`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateMessageRequestParamsIncludeContext {
@@ -8138,6 +10489,35 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for CreateMessageRequestParamsIncludeContext {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "CreateMessageRequestParamsIncludeContext", SCHEMA_LABEL,
+                            "\"none\", \"thisServer\", \"allServers\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}",
+                        "CreateMessageRequestParamsIncludeContext", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// The inline type of [`CreateMessageRequest`]`.params`.
@@ -8295,6 +10675,79 @@ impl __p::Shape for CreateMessageRequestParams {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
+impl __v::Validate for CreateMessageRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
+        cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
+        if let Some(x) = o.get("messages") {
+            cx.key(
+                "messages",
+                |cx| {
+                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("modelPreferences") {
+            cx.key(
+                "modelPreferences",
+                |cx| {
+                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("systemPrompt") {
+            cx.key(
+                "systemPrompt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("includeContext") {
+            cx.key(
+                "includeContext",
+                |cx| {
+                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("temperature") {
+            cx.key(
+                "temperature",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxTokens") {
+            cx.key(
+                "maxTokens",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("stopSequences") {
+            cx.key(
+                "stopSequences",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("metadata") {
+            cx.key(
+                "metadata",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
@@ -8410,6 +10863,56 @@ impl __p::Shape for CreateMessageResult {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
+impl __v::Validate for CreateMessageResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateMessageResult") else { return };
+        cx.required(o, &["role", "content", "model"], "CreateMessageResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    <Role as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("model") {
+            cx.key(
+                "model",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("stopReason") {
+            cx.key(
+                "stopReason",
+                |cx| {
+                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CreateMessageResult`]`.stopReason`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateMessageResultStopReason {
@@ -8484,6 +10987,25 @@ impl __p::Shape for CreateMessageResultStopReason {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for CreateMessageResultStopReason {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}",
+                        "CreateMessageResultStopReason", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Describes a message issued to or received from an LLM API.
@@ -8564,6 +11086,28 @@ impl __p::Shape for SamplingMessage {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
+    }
+}
+impl __v::Validate for SamplingMessage {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SamplingMessage") else { return };
+        cx.required(o, &["role", "content"], "SamplingMessage");
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    <Role as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`SamplingMessage`]`.content`.
@@ -8702,6 +11246,37 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
         __p::deserialize_tagged::<D, SamplingMessageContent>(d)
     }
 }
+impl __v::Validate for SamplingMessageContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SamplingMessageContent") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "type",
+                                other,
+                                "SamplingMessageContent",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "SamplingMessageContent"),
+        }
+    }
+}
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotations {
@@ -8814,6 +11389,38 @@ impl __p::Shape for Annotations {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for Annotations {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Annotations") else { return };
+        cx.required(o, &[], "Annotations");
+        if let Some(x) = o.get("audience") {
+            cx.key(
+                "audience",
+                |cx| {
+                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("priority") {
+            cx.key(
+                "priority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("lastModified") {
+            cx.key(
+                "lastModified",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -8970,6 +11577,35 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
         __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
+impl __v::Validate for ContentBlock {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ContentBlock") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("resource_link")) => {
+                <ResourceLink as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resource")) => {
+                <EmbeddedResource as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL),
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "ContentBlock"),
+        }
+    }
+}
 /// Text provided to or from an LLM.
 ///
 /// Always carries `"type": "text"`: checked when read, written by `Serialize`.
@@ -9071,6 +11707,45 @@ impl __p::Shape for TextContent {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
+    }
+}
+impl __v::Validate for TextContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TextContent") else { return };
+        cx.required(o, &["type", "text"], "TextContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("text"));
+                },
+            );
+        }
+        if let Some(x) = o.get("text") {
+            cx.key(
+                "text",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// An image provided to or from an LLM.
@@ -9189,6 +11864,54 @@ impl __p::Shape for ImageContent {
         )
     }
 }
+impl __v::Validate for ImageContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ImageContent") else { return };
+        cx.required(o, &["type", "data", "mimeType"], "ImageContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("image"));
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "byte");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// Audio provided to or from an LLM.
 ///
 /// Always carries `"type": "audio"`: checked when read, written by `Serialize`.
@@ -9303,6 +12026,54 @@ impl __p::Shape for AudioContent {
             &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("audio"))],
         )
+    }
+}
+impl __v::Validate for AudioContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "AudioContent") else { return };
+        cx.required(o, &["type", "data", "mimeType"], "AudioContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("audio"));
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "byte");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// The server's preferences for model selection, requested of the client during sampling.
@@ -9458,6 +12229,50 @@ impl __p::Shape for ModelPreferences {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ModelPreferences {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ModelPreferences") else { return };
+        cx.required(o, &[], "ModelPreferences");
+        if let Some(x) = o.get("hints") {
+            cx.key(
+                "hints",
+                |cx| {
+                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("costPriority") {
+            cx.key(
+                "costPriority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("speedPriority") {
+            cx.key(
+                "speedPriority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("intelligencePriority") {
+            cx.key(
+                "intelligencePriority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+    }
+}
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -9542,6 +12357,20 @@ impl __p::Shape for ModelHint {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ModelHint {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ModelHint") else { return };
+        cx.required(o, &[], "ModelHint");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -9631,6 +12460,28 @@ impl __p::Shape for CompleteRequest {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
+    }
+}
+impl __v::Validate for CompleteRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequest") else { return };
+        cx.required(o, &["method", "params"], "CompleteRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("completion/complete"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`CompleteRequest`]`.params.ref`.
@@ -9755,6 +12606,40 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
         __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
+impl __v::Validate for CompleteRequestParamsRef {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParamsRef") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("ref/prompt")) => {
+                <PromptReference as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ref/resource")) => {
+                <ResourceTemplateReference as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "type",
+                                other,
+                                "CompleteRequestParamsRef",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
+        }
+    }
+}
 /// The inline type of [`CompleteRequest`]`.params.argument`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsArgument {
@@ -9842,6 +12727,28 @@ impl __p::Shape for CompleteRequestParamsArgument {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
+impl __v::Validate for CompleteRequestParamsArgument {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
+        cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("value") {
+            cx.key(
+                "value",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CompleteRequest`]`.params.context`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsContext {
@@ -9920,6 +12827,20 @@ impl __p::Shape for CompleteRequestParamsContext {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for CompleteRequestParamsContext {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
+        cx.required(o, &[], "CompleteRequestParamsContext");
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`CompleteRequest`]`.params`.
@@ -10023,6 +12944,42 @@ impl __p::Shape for CompleteRequestParams {
         __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
+impl __v::Validate for CompleteRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
+        cx.required(o, &["ref", "argument"], "CompleteRequestParams");
+        if let Some(x) = o.get("ref") {
+            cx.key(
+                "ref",
+                |cx| {
+                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("argument") {
+            cx.key(
+                "argument",
+                |cx| {
+                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("context") {
+            cx.key(
+                "context",
+                |cx| {
+                    <CompleteRequestParamsContext as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The server's response to a completion/complete request
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
@@ -10107,6 +13064,29 @@ impl __p::Shape for CompleteResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
+    }
+}
+impl __v::Validate for CompleteResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteResult") else { return };
+        cx.required(o, &["completion"], "CompleteResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("completion") {
+            cx.key(
+                "completion",
+                |cx| {
+                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`CompleteResult`]`.completion`.
@@ -10207,6 +13187,36 @@ impl __p::Shape for CompleteResultCompletion {
         __p::fits_object(v, &["values"], &[])
     }
 }
+impl __v::Validate for CompleteResultCompletion {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
+        cx.required(o, &["values"], "CompleteResultCompletion");
+        if let Some(x) = o.get("values") {
+            cx.key(
+                "values",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("total") {
+            cx.key(
+                "total",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("hasMore") {
+            cx.key(
+                "hasMore",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A reference to a resource or resource template definition.
 ///
 /// Always carries `"type": "ref/resource"`: checked when read, written by `Serialize`.
@@ -10302,6 +13312,29 @@ impl __p::Shape for ResourceTemplateReference {
             &["type", "uri"],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
+    }
+}
+impl __v::Validate for ResourceTemplateReference {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
+        cx.required(o, &["type", "uri"], "ResourceTemplateReference");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ref/resource"));
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri-template");
+                },
+            );
+        }
     }
 }
 /// Identifies a prompt.
@@ -10410,6 +13443,36 @@ impl __p::Shape for PromptReference {
         )
     }
 }
+impl __v::Validate for PromptReference {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptReference") else { return };
+        cx.required(o, &["name", "type"], "PromptReference");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ref/prompt"));
+                },
+            );
+        }
+    }
+}
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -10507,6 +13570,28 @@ impl __p::Shape for ListRootsRequest {
         )
     }
 }
+impl __v::Validate for ListRootsRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListRootsRequest") else { return };
+        cx.required(o, &["method"], "ListRootsRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("roots/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <RequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
@@ -10590,6 +13675,29 @@ impl __p::Shape for ListRootsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
+    }
+}
+impl __v::Validate for ListRootsResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListRootsResult") else { return };
+        cx.required(o, &["roots"], "ListRootsResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("roots") {
+            cx.key(
+                "roots",
+                |cx| {
+                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Represents a root directory or file that the server can operate on.
@@ -10691,6 +13799,38 @@ impl __p::Shape for Root {
         __p::fits_object(v, &["uri"], &[])
     }
 }
+impl __v::Validate for Root {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Root") else { return };
+        cx.required(o, &["uri"], "Root");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -10789,6 +13929,28 @@ impl __p::Shape for RootsListChangedNotification {
         )
     }
 }
+impl __v::Validate for RootsListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
+        cx.required(o, &["method"], "RootsListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A request from the server to elicit additional information from the user via the client.
 ///
 /// Always carries `"method": "elicitation/create"`: checked when read, written by `Serialize`.
@@ -10876,6 +14038,28 @@ impl __p::Shape for ElicitRequest {
             &["method", "params"],
             &[("method", true, __p::Lit::Str("elicitation/create"))],
         )
+    }
+}
+impl __v::Validate for ElicitRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequest") else { return };
+        cx.required(o, &["method", "params"], "ElicitRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("elicitation/create"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ElicitRequest`]`.params.requestedSchema`.
@@ -10981,6 +14165,39 @@ impl __p::Shape for ElicitRequestParamsRequestedSchema {
         )
     }
 }
+impl __v::Validate for ElicitRequestParamsRequestedSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestParamsRequestedSchema") else { return };
+        cx.required(o, &["type", "properties"], "ElicitRequestParamsRequestedSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("object"));
+                },
+            );
+        }
+        if let Some(x) = o.get("properties") {
+            cx.key(
+                "properties",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        PrimitiveSchemaDefinition,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ElicitRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestParams {
@@ -11074,6 +14291,31 @@ impl __p::Shape for ElicitRequestParams {
         __p::fits_object(v, &["message", "requestedSchema"], &[])
     }
 }
+impl __v::Validate for ElicitRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestParams") else { return };
+        cx.required(o, &["message", "requestedSchema"], "ElicitRequestParams");
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requestedSchema") {
+            cx.key(
+                "requestedSchema",
+                |cx| {
+                    <ElicitRequestParamsRequestedSchema as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
@@ -11163,6 +14405,29 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (with `type`: \"string\", `enum`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for PrimitiveSchemaDefinition {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <StringSchema as __p::Shape>::score(v),
+                <NumberSchema as __p::Shape>::score(v),
+                <BooleanSchema as __p::Shape>::score(v),
+                <EnumSchema as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <StringSchema as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <NumberSchema as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <BooleanSchema as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <EnumSchema as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (with `type`: \"string\", `enum`)",
                 )
             }
         }
@@ -11285,6 +14550,60 @@ impl __p::Shape for StringSchema {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
 }
+impl __v::Validate for StringSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "StringSchema") else { return };
+        cx.required(o, &["type"], "StringSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minLength") {
+            cx.key(
+                "minLength",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxLength") {
+            cx.key(
+                "maxLength",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("format") {
+            cx.key(
+                "format",
+                |cx| {
+                    <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`StringSchema`]`.format`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
@@ -11361,6 +14680,35 @@ impl __p::Shape for StringSchemaFormat {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for StringSchemaFormat {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "StringSchemaFormat", SCHEMA_LABEL,
+                            "\"email\", \"uri\", \"date\", \"date-time\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "StringSchemaFormat",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -11472,6 +14820,52 @@ impl __p::Shape for NumberSchema {
         __p::fits_object(v, &["type"], &[])
     }
 }
+impl __v::Validate for NumberSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "NumberSchema") else { return };
+        cx.required(o, &["type"], "NumberSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    <NumberSchemaType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minimum") {
+            cx.key(
+                "minimum",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maximum") {
+            cx.key(
+                "maximum",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`NumberSchema`]`.type`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
@@ -11540,6 +14934,34 @@ impl __p::Shape for NumberSchemaType {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for NumberSchemaType {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "NumberSchemaType", SCHEMA_LABEL, "\"number\", \"integer\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "NumberSchemaType",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 ///
@@ -11641,6 +15063,44 @@ impl __p::Shape for BooleanSchema {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
+    }
+}
+impl __v::Validate for BooleanSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "BooleanSchema") else { return };
+        cx.required(o, &["type"], "BooleanSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("boolean"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 ///
@@ -11754,6 +15214,52 @@ impl __p::Shape for EnumSchema {
         )
     }
 }
+impl __v::Validate for EnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "EnumSchema") else { return };
+        cx.required(o, &["type", "enum"], "EnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("enum") {
+            cx.key(
+                "enum",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("enumNames") {
+            cx.key(
+                "enumNames",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The client's response to an elicitation request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitResult {
@@ -11855,6 +15361,40 @@ impl __p::Shape for ElicitResult {
         __p::fits_object(v, &["action"], &[])
     }
 }
+impl __v::Validate for ElicitResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitResult") else { return };
+        cx.required(o, &["action"], "ElicitResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("action") {
+            cx.key(
+                "action",
+                |cx| {
+                    <ElicitResultAction as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        ElicitResultContentValue,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ElicitResult`]`.action`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ElicitResultAction {
@@ -11927,6 +15467,35 @@ impl __p::Shape for ElicitResultAction {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for ElicitResultAction {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "ElicitResultAction", SCHEMA_LABEL,
+                            "\"accept\", \"decline\", \"cancel\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "ElicitResultAction",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// The inline type of [`ElicitResult`]`.content{}`.
@@ -12058,6 +15627,27 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
             }
         }
         d.deserialize_any(V)
+    }
+}
+impl __v::Validate for ElicitResultContentValue {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <String as __p::Shape>::score(v),
+                <i64 as __p::Shape>::score(v),
+                <bool as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ElicitResultContentValue; expected String (string); Integer (integer); Boolean (boolean)",
+                )
+            }
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -12350,6 +15940,71 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
         __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
+impl __v::Validate for ClientRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientRequest") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
+            Some(Some("initialize")) => {
+                <InitializeRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("completion/complete")) => {
+                <CompleteRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("logging/setLevel")) => {
+                <SetLevelRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("prompts/get")) => {
+                <GetPromptRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("prompts/list")) => {
+                <ListPromptsRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/list")) => {
+                <ListResourcesRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/templates/list")) => {
+                <ListResourceTemplatesRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/read")) => {
+                <ReadResourceRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/subscribe")) => {
+                <SubscribeRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/unsubscribe")) => {
+                <UnsubscribeRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tools/call")) => {
+                <CallToolRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tools/list")) => {
+                <ListToolsRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ClientRequest",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ClientRequest"),
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -12502,6 +16157,46 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
         __p::deserialize_tagged::<D, ClientNotification>(d)
     }
 }
+impl __v::Validate for ClientNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientNotification") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("notifications/cancelled")) => {
+                <CancelledNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/progress")) => {
+                <ProgressNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/initialized")) => {
+                <InitializedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/roots/list_changed")) => {
+                <RootsListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ClientNotification",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ClientNotification"),
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -12584,6 +16279,29 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for ClientResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <EmptyResult as __p::Shape>::score(v),
+                <CreateMessageResult as __p::Shape>::score(v),
+                <ListRootsResult as __p::Shape>::score(v),
+                <ElicitResult as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <ListRootsResult as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <ElicitResult as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
                 )
             }
         }
@@ -12733,6 +16451,44 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerRequest>(d)
+    }
+}
+impl __v::Validate for ServerRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerRequest") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
+            Some(Some("sampling/createMessage")) => {
+                <CreateMessageRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("roots/list")) => {
+                <ListRootsRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("elicitation/create")) => {
+                <ElicitRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ServerRequest",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ServerRequest"),
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -12943,6 +16699,55 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
         __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
+impl __v::Validate for ServerNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerNotification") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("notifications/cancelled")) => {
+                <CancelledNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/progress")) => {
+                <ProgressNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/message")) => {
+                <LoggingMessageNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/resources/updated")) => {
+                <ResourceUpdatedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/resources/list_changed")) => {
+                <ResourceListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/tools/list_changed")) => {
+                <ToolListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/prompts/list_changed")) => {
+                <PromptListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ServerNotification",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ServerNotification"),
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -13075,6 +16880,43 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for ServerResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <EmptyResult as __p::Shape>::score(v),
+                <InitializeResult as __p::Shape>::score(v),
+                <CompleteResult as __p::Shape>::score(v),
+                <GetPromptResult as __p::Shape>::score(v),
+                <ListPromptsResult as __p::Shape>::score(v),
+                <ListResourceTemplatesResult as __p::Shape>::score(v),
+                <ListResourcesResult as __p::Shape>::score(v),
+                <ReadResourceResult as __p::Shape>::score(v),
+                <CallToolResult as __p::Shape>::score(v),
+                <ListToolsResult as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <InitializeResult as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <CompleteResult as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
+            Some(4usize) => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
+            Some(5usize) => {
+                <ListResourceTemplatesResult as __v::Validate>::validate_json(v, cx)
+            }
+            Some(6usize) => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
+            Some(7usize) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
+            Some(8usize) => <CallToolResult as __v::Validate>::validate_json(v, cx),
+            Some(9usize) => <ListToolsResult as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)",
                 )
             }
         }
@@ -13594,6 +17436,280 @@ pub fn roundtrip_json(
             "ServerRequest" => go::<ServerRequest>(json),
             "ServerNotification" => go::<ServerNotification>(json),
             "ServerResult" => go::<ServerResult>(json),
+            _ => return None,
+        },
+    )
+}
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "JSONRPCMessage" => __v::validate_json::<JSONRPCMessage>(value, options),
+            "ProgressToken" => __v::validate_json::<ProgressToken>(value, options),
+            "Cursor" => __v::validate_json::<Cursor>(value, options),
+            "Request" => __v::validate_json::<Request>(value, options),
+            "RequestParamsMeta" => {
+                __v::validate_json::<RequestParamsMeta>(value, options)
+            }
+            "RequestParams" => __v::validate_json::<RequestParams>(value, options),
+            "Notification" => __v::validate_json::<Notification>(value, options),
+            "NotificationParams" => {
+                __v::validate_json::<NotificationParams>(value, options)
+            }
+            "Result" => __v::validate_json::<Result>(value, options),
+            "RequestId" => __v::validate_json::<RequestId>(value, options),
+            "JSONRPCRequest" => __v::validate_json::<JSONRPCRequest>(value, options),
+            "JSONRPCNotification" => {
+                __v::validate_json::<JSONRPCNotification>(value, options)
+            }
+            "JSONRPCResponse" => __v::validate_json::<JSONRPCResponse>(value, options),
+            "JSONRPCError" => __v::validate_json::<JSONRPCError>(value, options),
+            "JSONRPCErrorError" => {
+                __v::validate_json::<JSONRPCErrorError>(value, options)
+            }
+            "EmptyResult" => __v::validate_json::<EmptyResult>(value, options),
+            "CancelledNotification" => {
+                __v::validate_json::<CancelledNotification>(value, options)
+            }
+            "CancelledNotificationParams" => {
+                __v::validate_json::<CancelledNotificationParams>(value, options)
+            }
+            "InitializeRequest" => {
+                __v::validate_json::<InitializeRequest>(value, options)
+            }
+            "InitializeRequestParams" => {
+                __v::validate_json::<InitializeRequestParams>(value, options)
+            }
+            "InitializeResult" => __v::validate_json::<InitializeResult>(value, options),
+            "InitializedNotification" => {
+                __v::validate_json::<InitializedNotification>(value, options)
+            }
+            "ClientCapabilities" => {
+                __v::validate_json::<ClientCapabilities>(value, options)
+            }
+            "ClientCapabilitiesRoots" => {
+                __v::validate_json::<ClientCapabilitiesRoots>(value, options)
+            }
+            "ServerCapabilities" => {
+                __v::validate_json::<ServerCapabilities>(value, options)
+            }
+            "ServerCapabilitiesPrompts" => {
+                __v::validate_json::<ServerCapabilitiesPrompts>(value, options)
+            }
+            "ServerCapabilitiesResources" => {
+                __v::validate_json::<ServerCapabilitiesResources>(value, options)
+            }
+            "ServerCapabilitiesTools" => {
+                __v::validate_json::<ServerCapabilitiesTools>(value, options)
+            }
+            "BaseMetadata" => __v::validate_json::<BaseMetadata>(value, options),
+            "Implementation" => __v::validate_json::<Implementation>(value, options),
+            "PingRequest" => __v::validate_json::<PingRequest>(value, options),
+            "ProgressNotification" => {
+                __v::validate_json::<ProgressNotification>(value, options)
+            }
+            "ProgressNotificationParams" => {
+                __v::validate_json::<ProgressNotificationParams>(value, options)
+            }
+            "PaginatedRequest" => __v::validate_json::<PaginatedRequest>(value, options),
+            "PaginatedRequestParams" => {
+                __v::validate_json::<PaginatedRequestParams>(value, options)
+            }
+            "PaginatedResult" => __v::validate_json::<PaginatedResult>(value, options),
+            "ListResourcesRequest" => {
+                __v::validate_json::<ListResourcesRequest>(value, options)
+            }
+            "ListResourcesResult" => {
+                __v::validate_json::<ListResourcesResult>(value, options)
+            }
+            "ListResourceTemplatesRequest" => {
+                __v::validate_json::<ListResourceTemplatesRequest>(value, options)
+            }
+            "ListResourceTemplatesResult" => {
+                __v::validate_json::<ListResourceTemplatesResult>(value, options)
+            }
+            "ReadResourceRequest" => {
+                __v::validate_json::<ReadResourceRequest>(value, options)
+            }
+            "ReadResourceRequestParams" => {
+                __v::validate_json::<ReadResourceRequestParams>(value, options)
+            }
+            "ReadResourceResult" => {
+                __v::validate_json::<ReadResourceResult>(value, options)
+            }
+            "ReadResourceResultContentsItem" => {
+                __v::validate_json::<ReadResourceResultContentsItem>(value, options)
+            }
+            "ResourceListChangedNotification" => {
+                __v::validate_json::<ResourceListChangedNotification>(value, options)
+            }
+            "SubscribeRequest" => __v::validate_json::<SubscribeRequest>(value, options),
+            "SubscribeRequestParams" => {
+                __v::validate_json::<SubscribeRequestParams>(value, options)
+            }
+            "UnsubscribeRequest" => {
+                __v::validate_json::<UnsubscribeRequest>(value, options)
+            }
+            "UnsubscribeRequestParams" => {
+                __v::validate_json::<UnsubscribeRequestParams>(value, options)
+            }
+            "ResourceUpdatedNotification" => {
+                __v::validate_json::<ResourceUpdatedNotification>(value, options)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                __v::validate_json::<ResourceUpdatedNotificationParams>(value, options)
+            }
+            "Resource" => __v::validate_json::<Resource>(value, options),
+            "ResourceTemplate" => __v::validate_json::<ResourceTemplate>(value, options),
+            "ResourceContents" => __v::validate_json::<ResourceContents>(value, options),
+            "TextResourceContents" => {
+                __v::validate_json::<TextResourceContents>(value, options)
+            }
+            "BlobResourceContents" => {
+                __v::validate_json::<BlobResourceContents>(value, options)
+            }
+            "ListPromptsRequest" => {
+                __v::validate_json::<ListPromptsRequest>(value, options)
+            }
+            "ListPromptsResult" => {
+                __v::validate_json::<ListPromptsResult>(value, options)
+            }
+            "GetPromptRequest" => __v::validate_json::<GetPromptRequest>(value, options),
+            "GetPromptRequestParams" => {
+                __v::validate_json::<GetPromptRequestParams>(value, options)
+            }
+            "GetPromptResult" => __v::validate_json::<GetPromptResult>(value, options),
+            "Prompt" => __v::validate_json::<Prompt>(value, options),
+            "PromptArgument" => __v::validate_json::<PromptArgument>(value, options),
+            "Role" => __v::validate_json::<Role>(value, options),
+            "PromptMessage" => __v::validate_json::<PromptMessage>(value, options),
+            "ResourceLink" => __v::validate_json::<ResourceLink>(value, options),
+            "EmbeddedResource" => __v::validate_json::<EmbeddedResource>(value, options),
+            "EmbeddedResourceResource" => {
+                __v::validate_json::<EmbeddedResourceResource>(value, options)
+            }
+            "PromptListChangedNotification" => {
+                __v::validate_json::<PromptListChangedNotification>(value, options)
+            }
+            "ListToolsRequest" => __v::validate_json::<ListToolsRequest>(value, options),
+            "ListToolsResult" => __v::validate_json::<ListToolsResult>(value, options),
+            "CallToolResult" => __v::validate_json::<CallToolResult>(value, options),
+            "CallToolRequest" => __v::validate_json::<CallToolRequest>(value, options),
+            "CallToolRequestParams" => {
+                __v::validate_json::<CallToolRequestParams>(value, options)
+            }
+            "ToolListChangedNotification" => {
+                __v::validate_json::<ToolListChangedNotification>(value, options)
+            }
+            "ToolAnnotations" => __v::validate_json::<ToolAnnotations>(value, options),
+            "Tool" => __v::validate_json::<Tool>(value, options),
+            "ToolInputSchema" => __v::validate_json::<ToolInputSchema>(value, options),
+            "ToolOutputSchema" => __v::validate_json::<ToolOutputSchema>(value, options),
+            "SetLevelRequest" => __v::validate_json::<SetLevelRequest>(value, options),
+            "SetLevelRequestParams" => {
+                __v::validate_json::<SetLevelRequestParams>(value, options)
+            }
+            "LoggingMessageNotification" => {
+                __v::validate_json::<LoggingMessageNotification>(value, options)
+            }
+            "LoggingMessageNotificationParams" => {
+                __v::validate_json::<LoggingMessageNotificationParams>(value, options)
+            }
+            "LoggingLevel" => __v::validate_json::<LoggingLevel>(value, options),
+            "CreateMessageRequest" => {
+                __v::validate_json::<CreateMessageRequest>(value, options)
+            }
+            "CreateMessageRequestParamsIncludeContext" => {
+                __v::validate_json::<
+                    CreateMessageRequestParamsIncludeContext,
+                >(value, options)
+            }
+            "CreateMessageRequestParams" => {
+                __v::validate_json::<CreateMessageRequestParams>(value, options)
+            }
+            "CreateMessageResult" => {
+                __v::validate_json::<CreateMessageResult>(value, options)
+            }
+            "CreateMessageResultStopReason" => {
+                __v::validate_json::<CreateMessageResultStopReason>(value, options)
+            }
+            "SamplingMessage" => __v::validate_json::<SamplingMessage>(value, options),
+            "SamplingMessageContent" => {
+                __v::validate_json::<SamplingMessageContent>(value, options)
+            }
+            "Annotations" => __v::validate_json::<Annotations>(value, options),
+            "ContentBlock" => __v::validate_json::<ContentBlock>(value, options),
+            "TextContent" => __v::validate_json::<TextContent>(value, options),
+            "ImageContent" => __v::validate_json::<ImageContent>(value, options),
+            "AudioContent" => __v::validate_json::<AudioContent>(value, options),
+            "ModelPreferences" => __v::validate_json::<ModelPreferences>(value, options),
+            "ModelHint" => __v::validate_json::<ModelHint>(value, options),
+            "CompleteRequest" => __v::validate_json::<CompleteRequest>(value, options),
+            "CompleteRequestParamsRef" => {
+                __v::validate_json::<CompleteRequestParamsRef>(value, options)
+            }
+            "CompleteRequestParamsArgument" => {
+                __v::validate_json::<CompleteRequestParamsArgument>(value, options)
+            }
+            "CompleteRequestParamsContext" => {
+                __v::validate_json::<CompleteRequestParamsContext>(value, options)
+            }
+            "CompleteRequestParams" => {
+                __v::validate_json::<CompleteRequestParams>(value, options)
+            }
+            "CompleteResult" => __v::validate_json::<CompleteResult>(value, options),
+            "CompleteResultCompletion" => {
+                __v::validate_json::<CompleteResultCompletion>(value, options)
+            }
+            "ResourceTemplateReference" => {
+                __v::validate_json::<ResourceTemplateReference>(value, options)
+            }
+            "PromptReference" => __v::validate_json::<PromptReference>(value, options),
+            "ListRootsRequest" => __v::validate_json::<ListRootsRequest>(value, options),
+            "ListRootsResult" => __v::validate_json::<ListRootsResult>(value, options),
+            "Root" => __v::validate_json::<Root>(value, options),
+            "RootsListChangedNotification" => {
+                __v::validate_json::<RootsListChangedNotification>(value, options)
+            }
+            "ElicitRequest" => __v::validate_json::<ElicitRequest>(value, options),
+            "ElicitRequestParamsRequestedSchema" => {
+                __v::validate_json::<ElicitRequestParamsRequestedSchema>(value, options)
+            }
+            "ElicitRequestParams" => {
+                __v::validate_json::<ElicitRequestParams>(value, options)
+            }
+            "PrimitiveSchemaDefinition" => {
+                __v::validate_json::<PrimitiveSchemaDefinition>(value, options)
+            }
+            "StringSchema" => __v::validate_json::<StringSchema>(value, options),
+            "StringSchemaFormat" => {
+                __v::validate_json::<StringSchemaFormat>(value, options)
+            }
+            "NumberSchema" => __v::validate_json::<NumberSchema>(value, options),
+            "NumberSchemaType" => __v::validate_json::<NumberSchemaType>(value, options),
+            "BooleanSchema" => __v::validate_json::<BooleanSchema>(value, options),
+            "EnumSchema" => __v::validate_json::<EnumSchema>(value, options),
+            "ElicitResult" => __v::validate_json::<ElicitResult>(value, options),
+            "ElicitResultAction" => {
+                __v::validate_json::<ElicitResultAction>(value, options)
+            }
+            "ElicitResultContentValue" => {
+                __v::validate_json::<ElicitResultContentValue>(value, options)
+            }
+            "ClientRequest" => __v::validate_json::<ClientRequest>(value, options),
+            "ClientNotification" => {
+                __v::validate_json::<ClientNotification>(value, options)
+            }
+            "ClientResult" => __v::validate_json::<ClientResult>(value, options),
+            "ServerRequest" => __v::validate_json::<ServerRequest>(value, options),
+            "ServerNotification" => {
+                __v::validate_json::<ServerNotification>(value, options)
+            }
+            "ServerResult" => __v::validate_json::<ServerResult>(value, options),
             _ => return None,
         },
     )

@@ -6,6 +6,9 @@
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "2025-11-25";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -80,6 +83,27 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for JSONRPCMessage {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <JSONRPCRequest as __p::Shape>::score(v),
+                <JSONRPCNotification as __p::Shape>::score(v),
+                <JSONRPCResponse as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <JSONRPCRequest as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <JSONRPCNotification as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <JSONRPCResponse as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
                 )
             }
         }
@@ -196,6 +220,22 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for ProgressToken {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ProgressToken; expected String (string); Integer (integer)",
+                )
+            }
+        }
+    }
+}
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
 /// Common params for any task-augmented request.
@@ -296,6 +336,34 @@ impl __p::Shape for TaskAugmentedRequestParams {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for TaskAugmentedRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TaskAugmentedRequestParams") else { return };
+        cx.required(o, &[], "TaskAugmentedRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("task") {
+            cx.key(
+                "task",
+                |cx| {
+                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Common params for any request.
 ///
 /// Marked `@internal` in the schema.
@@ -371,6 +439,26 @@ impl __p::Shape for RequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for RequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RequestParams") else { return };
+        cx.required(o, &[], "RequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`RequestParams`]`._meta`.
@@ -450,6 +538,20 @@ impl __p::Shape for RequestParamsMeta {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for RequestParamsMeta {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
+        cx.required(o, &[], "RequestParamsMeta");
+        if let Some(x) = o.get("progressToken") {
+            cx.key(
+                "progressToken",
+                |cx| {
+                    <ProgressToken as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -534,6 +636,28 @@ impl __p::Shape for Request {
         __p::fits_object(v, &["method"], &[])
     }
 }
+impl __v::Validate for Request {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Request") else { return };
+        cx.required(o, &["method"], "Request");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
@@ -612,6 +736,21 @@ impl __p::Shape for NotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for NotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "NotificationParams") else { return };
+        cx.required(o, &[], "NotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -696,6 +835,28 @@ impl __p::Shape for Notification {
         __p::fits_object(v, &["method"], &[])
     }
 }
+impl __v::Validate for Notification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Notification") else { return };
+        cx.required(o, &["method"], "Notification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -768,6 +929,21 @@ impl __p::Shape for Result {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for Result {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Result") else { return };
+        cx.required(o, &[], "Result");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -858,6 +1034,36 @@ impl __p::Shape for Error {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
+    }
+}
+impl __v::Validate for Error {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Error") else { return };
+        cx.required(o, &["code", "message"], "Error");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -967,6 +1173,22 @@ impl<'de> serde::Deserialize<'de> for RequestId {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for RequestId {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of RequestId; expected String (string); Integer (integer)",
+                )
+            }
+        }
+    }
+}
 /// A request that expects a response.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -1070,6 +1292,44 @@ impl __p::Shape for JSONRPCRequest {
             &["method", "jsonrpc", "id"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for JSONRPCRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A notification which does not expect a response.
@@ -1176,6 +1436,36 @@ impl __p::Shape for JSONRPCNotification {
         )
     }
 }
+impl __v::Validate for JSONRPCNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// A successful (non-error) response to a request.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -1276,6 +1566,37 @@ impl __p::Shape for JSONRPCResultResponse {
             &["jsonrpc", "id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
+    }
+}
+impl __v::Validate for JSONRPCResultResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
+        cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResultResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("result") {
+            cx.key(
+                "result",
+                |cx| {
+                    <Result as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
 /// A response to a request that indicates an error occurred.
@@ -1382,6 +1703,37 @@ impl __p::Shape for JSONRPCErrorResponse {
         )
     }
 }
+impl __v::Validate for JSONRPCErrorResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
+        cx.required(o, &["jsonrpc", "error"], "JSONRPCErrorResponse");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("error") {
+            cx.key(
+                "error",
+                |cx| {
+                    <Error as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        crate::validate::jsonrpc::response_fields(v, cx);
+    }
+}
 /// A response to a request, containing either the result or error.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -1453,6 +1805,28 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
                 )
             }
         }
+    }
+}
+impl __v::Validate for JSONRPCResponse {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <JSONRPCResultResponse as __p::Shape>::score(v),
+                <JSONRPCErrorResponse as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <JSONRPCResultResponse as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => <JSONRPCErrorResponse as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of JSONRPCResponse; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)",
+                )
+            }
+        }
+        crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
 pub const PARSE_ERROR: i64 = -32700i64;
@@ -1571,6 +1945,39 @@ impl __p::Shape for URLElicitationRequiredError {
         )
     }
 }
+impl __v::Validate for URLElicitationRequiredError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "URLElicitationRequiredError") else { return };
+        cx.required(o, &["jsonrpc", "error"], "URLElicitationRequiredError");
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("error") {
+            cx.key(
+                "error",
+                |cx| {
+                    <URLElicitationRequiredErrorError as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`URLElicitationRequiredError`]`.error.data`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct URLElicitationRequiredErrorErrorData {
@@ -1651,6 +2058,22 @@ impl __p::Shape for URLElicitationRequiredErrorErrorData {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["elicitations"], &[])
+    }
+}
+impl __v::Validate for URLElicitationRequiredErrorErrorData {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "URLElicitationRequiredErrorErrorData") else {
+            return
+        };
+        cx.required(o, &["elicitations"], "URLElicitationRequiredErrorErrorData");
+        if let Some(x) = o.get("elicitations") {
+            cx.key(
+                "elicitations",
+                |cx| {
+                    <Vec<ElicitRequestURLParams> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`URLElicitationRequiredError`]`.error`.
@@ -1753,6 +2176,39 @@ impl __p::Shape for URLElicitationRequiredErrorError {
             &["code", "message", "data"],
             &[("code", true, __p::Lit::Int(-32042i64))],
         )
+    }
+}
+impl __v::Validate for URLElicitationRequiredErrorError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "URLElicitationRequiredErrorError") else { return };
+        cx.required(o, &["code", "message", "data"], "URLElicitationRequiredErrorError");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32042i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <URLElicitationRequiredErrorErrorData as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// A response that indicates success but carries no data.
@@ -1859,6 +2315,37 @@ impl __p::Shape for CancelledNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for CancelledNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
+        cx.required(o, &[], "CancelledNotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("requestId") {
+            cx.key(
+                "requestId",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("reason") {
+            cx.key(
+                "reason",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -1980,6 +2467,36 @@ impl __p::Shape for CancelledNotification {
         )
     }
 }
+impl __v::Validate for CancelledNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CancelledNotification") else { return };
+        cx.required(o, &["method", "params", "jsonrpc"], "CancelledNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// Parameters for an `initialize` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeRequestParams {
@@ -2081,6 +2598,54 @@ impl __p::Shape for InitializeRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
+    }
+}
+impl __v::Validate for InitializeRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
+        cx.required(
+            o,
+            &["protocolVersion", "capabilities", "clientInfo"],
+            "InitializeRequestParams",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("protocolVersion") {
+            cx.key(
+                "protocolVersion",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("capabilities") {
+            cx.key(
+                "capabilities",
+                |cx| {
+                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("clientInfo") {
+            cx.key(
+                "clientInfo",
+                |cx| {
+                    <Implementation as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -2199,6 +2764,44 @@ impl __p::Shape for InitializeRequest {
         )
     }
 }
+impl __v::Validate for InitializeRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InitializeRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "InitializeRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("initialize"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// After receiving an initialize request from the client, the server sends this response.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeResult {
@@ -2308,6 +2911,57 @@ impl __p::Shape for InitializeResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
+    }
+}
+impl __v::Validate for InitializeResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InitializeResult") else { return };
+        cx.required(
+            o,
+            &["protocolVersion", "capabilities", "serverInfo"],
+            "InitializeResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("protocolVersion") {
+            cx.key(
+                "protocolVersion",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("capabilities") {
+            cx.key(
+                "capabilities",
+                |cx| {
+                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("serverInfo") {
+            cx.key(
+                "serverInfo",
+                |cx| {
+                    <Implementation as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("instructions") {
+            cx.key(
+                "instructions",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// This notification is sent from the client to the server after initialization has finished.
@@ -2421,6 +3075,36 @@ impl __p::Shape for InitializedNotification {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for InitializedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "InitializedNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "InitializedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/initialized"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
     }
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -2554,6 +3238,58 @@ impl __p::Shape for ClientCapabilities {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ClientCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilities") else { return };
+        cx.required(o, &[], "ClientCapabilities");
+        if let Some(x) = o.get("experimental") {
+            cx.key(
+                "experimental",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("roots") {
+            cx.key(
+                "roots",
+                |cx| {
+                    <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("sampling") {
+            cx.key(
+                "sampling",
+                |cx| {
+                    <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("elicitation") {
+            cx.key(
+                "elicitation",
+                |cx| {
+                    <ClientCapabilitiesElicitation as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("tasks") {
+            cx.key(
+                "tasks",
+                |cx| {
+                    <ClientCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ClientCapabilities`]`.roots`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesRoots {
@@ -2634,6 +3370,20 @@ impl __p::Shape for ClientCapabilitiesRoots {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ClientCapabilitiesRoots {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
+        cx.required(o, &[], "ClientCapabilitiesRoots");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ClientCapabilities`]`.sampling`.
@@ -2728,6 +3478,28 @@ impl __p::Shape for ClientCapabilitiesSampling {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ClientCapabilitiesSampling {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
+        cx.required(o, &[], "ClientCapabilitiesSampling");
+        if let Some(x) = o.get("context") {
+            cx.key(
+                "context",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ClientCapabilities`]`.elicitation`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesElicitation {
@@ -2817,6 +3589,28 @@ impl __p::Shape for ClientCapabilitiesElicitation {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ClientCapabilitiesElicitation {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
+        cx.required(o, &[], "ClientCapabilitiesElicitation");
+        if let Some(x) = o.get("form") {
+            cx.key(
+                "form",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("url") {
+            cx.key(
+                "url",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ClientCapabilities`]`.tasks.requests.sampling`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasksRequestsSampling {
@@ -2899,6 +3693,22 @@ impl __p::Shape for ClientCapabilitiesTasksRequestsSampling {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ClientCapabilitiesTasksRequestsSampling {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsSampling") else {
+            return
+        };
+        cx.required(o, &[], "ClientCapabilitiesTasksRequestsSampling");
+        if let Some(x) = o.get("createMessage") {
+            cx.key(
+                "createMessage",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ClientCapabilities`]`.tasks.requests.elicitation`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
@@ -2977,6 +3787,22 @@ impl __p::Shape for ClientCapabilitiesTasksRequestsElicitation {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ClientCapabilitiesTasksRequestsElicitation {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsElicitation") else {
+            return
+        };
+        cx.required(o, &[], "ClientCapabilitiesTasksRequestsElicitation");
+        if let Some(x) = o.get("create") {
+            cx.key(
+                "create",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ClientCapabilities`]`.tasks.requests`.
@@ -3080,6 +3906,34 @@ impl __p::Shape for ClientCapabilitiesTasksRequests {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ClientCapabilitiesTasksRequests {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequests") else { return };
+        cx.required(o, &[], "ClientCapabilitiesTasksRequests");
+        if let Some(x) = o.get("sampling") {
+            cx.key(
+                "sampling",
+                |cx| {
+                    <ClientCapabilitiesTasksRequestsSampling as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("elicitation") {
+            cx.key(
+                "elicitation",
+                |cx| {
+                    <ClientCapabilitiesTasksRequestsElicitation as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ClientCapabilities`]`.tasks`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasks {
@@ -3181,6 +4035,39 @@ impl __p::Shape for ClientCapabilitiesTasks {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ClientCapabilitiesTasks {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientCapabilitiesTasks") else { return };
+        cx.required(o, &[], "ClientCapabilitiesTasks");
+        if let Some(x) = o.get("list") {
+            cx.key(
+                "list",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("cancel") {
+            cx.key(
+                "cancel",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requests") {
+            cx.key(
+                "requests",
+                |cx| {
+                    <ClientCapabilitiesTasksRequests as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -3329,6 +4216,71 @@ impl __p::Shape for ServerCapabilities {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ServerCapabilities {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilities") else { return };
+        cx.required(o, &[], "ServerCapabilities");
+        if let Some(x) = o.get("experimental") {
+            cx.key(
+                "experimental",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("logging") {
+            cx.key(
+                "logging",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("completions") {
+            cx.key(
+                "completions",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("prompts") {
+            cx.key(
+                "prompts",
+                |cx| {
+                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resources") {
+            cx.key(
+                "resources",
+                |cx| {
+                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tasks") {
+            cx.key(
+                "tasks",
+                |cx| {
+                    <ServerCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ServerCapabilities`]`.prompts`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesPrompts {
@@ -3409,6 +4361,20 @@ impl __p::Shape for ServerCapabilitiesPrompts {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ServerCapabilitiesPrompts {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
+        cx.required(o, &[], "ServerCapabilitiesPrompts");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ServerCapabilities`]`.resources`.
@@ -3504,6 +4470,28 @@ impl __p::Shape for ServerCapabilitiesResources {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ServerCapabilitiesResources {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
+        cx.required(o, &[], "ServerCapabilitiesResources");
+        if let Some(x) = o.get("subscribe") {
+            cx.key(
+                "subscribe",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ServerCapabilities`]`.tools`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTools {
@@ -3586,6 +4574,20 @@ impl __p::Shape for ServerCapabilitiesTools {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ServerCapabilitiesTools {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
+        cx.required(o, &[], "ServerCapabilitiesTools");
+        if let Some(x) = o.get("listChanged") {
+            cx.key(
+                "listChanged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ServerCapabilities`]`.tasks.requests.tools`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTasksRequestsTools {
@@ -3664,6 +4666,22 @@ impl __p::Shape for ServerCapabilitiesTasksRequestsTools {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ServerCapabilitiesTasksRequestsTools {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequestsTools") else {
+            return
+        };
+        cx.required(o, &[], "ServerCapabilitiesTasksRequestsTools");
+        if let Some(x) = o.get("call") {
+            cx.key(
+                "call",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tasks.requests`.
@@ -3750,6 +4768,23 @@ impl __p::Shape for ServerCapabilitiesTasksRequests {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ServerCapabilitiesTasksRequests {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequests") else { return };
+        cx.required(o, &[], "ServerCapabilitiesTasksRequests");
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <ServerCapabilitiesTasksRequestsTools as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`ServerCapabilities`]`.tasks`.
@@ -3853,6 +4888,39 @@ impl __p::Shape for ServerCapabilitiesTasks {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ServerCapabilitiesTasks {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerCapabilitiesTasks") else { return };
+        cx.required(o, &[], "ServerCapabilitiesTasks");
+        if let Some(x) = o.get("list") {
+            cx.key(
+                "list",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("cancel") {
+            cx.key(
+                "cancel",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requests") {
+            cx.key(
+                "requests",
+                |cx| {
+                    <ServerCapabilitiesTasksRequests as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
@@ -3974,6 +5042,46 @@ impl __p::Shape for Icon {
         __p::fits_object(v, &["src"], &[])
     }
 }
+impl __v::Validate for Icon {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Icon") else { return };
+        cx.required(o, &["src"], "Icon");
+        if let Some(x) = o.get("src") {
+            cx.key(
+                "src",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("sizes") {
+            cx.key(
+                "sizes",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("theme") {
+            cx.key(
+                "theme",
+                |cx| {
+                    <IconTheme as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        crate::validate::icons::check(v, cx);
+    }
+}
 /// The inline type of [`Icon`]`.theme`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IconTheme {
@@ -4042,6 +5150,33 @@ impl __p::Shape for IconTheme {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for IconTheme {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "IconTheme", SCHEMA_LABEL, "\"light\", \"dark\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "IconTheme", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Base interface to add `icons` property.
@@ -4127,6 +5262,20 @@ impl __p::Shape for Icons {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for Icons {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Icons") else { return };
+        cx.required(o, &[], "Icons");
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -4218,6 +5367,28 @@ impl __p::Shape for BaseMetadata {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for BaseMetadata {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "BaseMetadata") else { return };
+        cx.required(o, &["name"], "BaseMetadata");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Describes the MCP implementation.
@@ -4360,6 +5531,61 @@ impl __p::Shape for Implementation {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
+impl __v::Validate for Implementation {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Implementation") else { return };
+        cx.required(o, &["name", "version"], "Implementation");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("version") {
+            cx.key(
+                "version",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("websiteUrl") {
+            cx.key(
+                "websiteUrl",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+    }
+}
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 ///
 /// Always carries `"method": "ping"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -4474,6 +5700,44 @@ impl __p::Shape for PingRequest {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for PingRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PingRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "PingRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ping"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <RequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Parameters for a `notifications/progress` notification.
@@ -4596,6 +5860,53 @@ impl __p::Shape for ProgressNotificationParams {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
+impl __v::Validate for ProgressNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
+        cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("progressToken") {
+            cx.key(
+                "progressToken",
+                |cx| {
+                    <ProgressToken as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("progress") {
+            cx.key(
+                "progress",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("total") {
+            cx.key(
+                "total",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 ///
 /// Always carries `"method": "notifications/progress"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -4707,6 +6018,36 @@ impl __p::Shape for ProgressNotification {
         )
     }
 }
+impl __v::Validate for ProgressNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ProgressNotification") else { return };
+        cx.required(o, &["method", "params", "jsonrpc"], "ProgressNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/progress"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// Common parameters for paginated requests.
 ///
 /// Marked `@internal` in the schema.
@@ -4799,6 +6140,34 @@ impl __p::Shape for PaginatedRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for PaginatedRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
+        cx.required(o, &[], "PaginatedRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("cursor") {
+            cx.key(
+                "cursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -4906,6 +6275,44 @@ impl __p::Shape for PaginatedRequest {
         )
     }
 }
+impl __v::Validate for PaginatedRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PaginatedRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "PaginatedRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
@@ -4993,6 +6400,29 @@ impl __p::Shape for PaginatedResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for PaginatedResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PaginatedResult") else { return };
+        cx.required(o, &[], "PaginatedResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -5116,6 +6546,44 @@ impl __p::Shape for ListResourcesRequest {
         )
     }
 }
+impl __v::Validate for ListResourcesRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "ListResourcesRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The server's response to a resources/list request from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesResult {
@@ -5214,6 +6682,37 @@ impl __p::Shape for ListResourcesResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
+    }
+}
+impl __v::Validate for ListResourcesResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourcesResult") else { return };
+        cx.required(o, &["resources"], "ListResourcesResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resources") {
+            cx.key(
+                "resources",
+                |cx| {
+                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Sent from the client to request a list of resource templates the server has.
@@ -5337,6 +6836,44 @@ impl __p::Shape for ListResourceTemplatesRequest {
         )
     }
 }
+impl __v::Validate for ListResourceTemplatesRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "ListResourceTemplatesRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesResult {
@@ -5442,6 +6979,37 @@ impl __p::Shape for ListResourceTemplatesResult {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
 }
+impl __v::Validate for ListResourceTemplatesResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
+        cx.required(o, &["resourceTemplates"], "ListResourceTemplatesResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("resourceTemplates") {
+            cx.key(
+                "resourceTemplates",
+                |cx| {
+                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Common parameters when working with resources.
 ///
 /// Marked `@internal` in the schema.
@@ -5535,6 +7103,35 @@ impl __p::Shape for ResourceRequestParams {
         __p::fits_object(v, &["uri"], &[])
     }
 }
+impl __v::Validate for ResourceRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
+        cx.required(o, &["uri"], "ResourceRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+    }
+}
 /// Parameters for a `resources/read` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequestParams {
@@ -5624,6 +7221,35 @@ impl __p::Shape for ReadResourceRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for ReadResourceRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
+        cx.required(o, &["uri"], "ReadResourceRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -5745,6 +7371,44 @@ impl __p::Shape for ReadResourceRequest {
         )
     }
 }
+impl __v::Validate for ReadResourceRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "ReadResourceRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/read"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The server's response to a resources/read request from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceResult {
@@ -5836,6 +7500,31 @@ impl __p::Shape for ReadResourceResult {
         __p::fits_object(v, &["contents"], &[])
     }
 }
+impl __v::Validate for ReadResourceResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ReadResourceResult") else { return };
+        cx.required(o, &["contents"], "ReadResourceResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("contents") {
+            cx.key(
+                "contents",
+                |cx| {
+                    <Vec<
+                        ReadResourceResultContentsItem,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -5908,6 +7597,25 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for ReadResourceResultContentsItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <TextResourceContents as __p::Shape>::score(v),
+                <BlobResourceContents as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                 )
             }
         }
@@ -6026,6 +7734,36 @@ impl __p::Shape for ResourceListChangedNotification {
         )
     }
 }
+impl __v::Validate for ResourceListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "ResourceListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// Parameters for a `resources/subscribe` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscribeRequestParams {
@@ -6115,6 +7853,35 @@ impl __p::Shape for SubscribeRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for SubscribeRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
+        cx.required(o, &["uri"], "SubscribeRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
@@ -6231,6 +7998,44 @@ impl __p::Shape for SubscribeRequest {
         )
     }
 }
+impl __v::Validate for SubscribeRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SubscribeRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "SubscribeRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/subscribe"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Parameters for a `resources/unsubscribe` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsubscribeRequestParams {
@@ -6320,6 +8125,35 @@ impl __p::Shape for UnsubscribeRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for UnsubscribeRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
+        cx.required(o, &["uri"], "UnsubscribeRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -6441,6 +8275,44 @@ impl __p::Shape for UnsubscribeRequest {
         )
     }
 }
+impl __v::Validate for UnsubscribeRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "UnsubscribeRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Parameters for a `notifications/resources/updated` notification.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotificationParams {
@@ -6530,6 +8402,30 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for ResourceUpdatedNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
+        cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -6646,6 +8542,39 @@ impl __p::Shape for ResourceUpdatedNotification {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ResourceUpdatedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
+        cx.required(o, &["method", "params", "jsonrpc"], "ResourceUpdatedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
     }
 }
 /// A known resource that the server is capable of reading.
@@ -6816,6 +8745,92 @@ impl __p::Shape for Resource {
         __p::fits_object(v, &["name", "uri"], &[])
     }
 }
+impl __v::Validate for Resource {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Resource") else { return };
+        cx.required(o, &["name", "uri"], "Resource");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
+    }
+}
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceTemplate {
@@ -6973,6 +8988,84 @@ impl __p::Shape for ResourceTemplate {
         __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
+impl __v::Validate for ResourceTemplate {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceTemplate") else { return };
+        cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("uriTemplate") {
+            cx.key(
+                "uriTemplate",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri-template");
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
+    }
+}
 /// The contents of a specific resource or sub-resource.
 ///
 /// Marked `@internal` in the schema.
@@ -7068,6 +9161,38 @@ impl __p::Shape for ResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for ResourceContents {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceContents") else { return };
+        cx.required(o, &["uri"], "ResourceContents");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -7176,6 +9301,52 @@ impl __p::Shape for TextResourceContents {
         __p::fits_object(v, &["uri", "text"], &[])
     }
 }
+impl __v::Validate for TextResourceContents {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TextResourceContents") else { return };
+        cx.required(o, &["uri", "text"], "TextResourceContents");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("text") {
+            cx.key(
+                "text",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
@@ -7282,6 +9453,53 @@ impl __p::Shape for BlobResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
+    }
+}
+impl __v::Validate for BlobResourceContents {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "BlobResourceContents") else { return };
+        cx.required(o, &["uri", "blob"], "BlobResourceContents");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("blob") {
+            cx.key(
+                "blob",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "byte");
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::resource(v, cx);
+            }
+        }
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -7405,6 +9623,44 @@ impl __p::Shape for ListPromptsRequest {
         )
     }
 }
+impl __v::Validate for ListPromptsRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "ListPromptsRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("prompts/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The server's response to a prompts/list request from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsResult {
@@ -7500,6 +9756,37 @@ impl __p::Shape for ListPromptsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
+    }
+}
+impl __v::Validate for ListPromptsResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListPromptsResult") else { return };
+        cx.required(o, &["prompts"], "ListPromptsResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("prompts") {
+            cx.key(
+                "prompts",
+                |cx| {
+                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Parameters for a `prompts/get` request.
@@ -7598,6 +9885,42 @@ impl __p::Shape for GetPromptRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for GetPromptRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
+        cx.required(o, &["name"], "GetPromptRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Used by the client to get a prompt provided by the server.
@@ -7714,6 +10037,44 @@ impl __p::Shape for GetPromptRequest {
         )
     }
 }
+impl __v::Validate for GetPromptRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetPromptRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("prompts/get"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The server's response to a prompts/get request from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
@@ -7806,6 +10167,37 @@ impl __p::Shape for GetPromptResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
+    }
+}
+impl __v::Validate for GetPromptResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetPromptResult") else { return };
+        cx.required(o, &["messages"], "GetPromptResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("messages") {
+            cx.key(
+                "messages",
+                |cx| {
+                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A prompt or prompt template that the server offers.
@@ -7943,6 +10335,61 @@ impl __p::Shape for Prompt {
         __p::fits_object(v, &["name"], &[])
     }
 }
+impl __v::Validate for Prompt {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Prompt") else { return };
+        cx.required(o, &["name"], "Prompt");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptArgument {
@@ -8052,6 +10499,44 @@ impl __p::Shape for PromptArgument {
         __p::fits_object(v, &["name"], &[])
     }
 }
+impl __v::Validate for PromptArgument {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptArgument") else { return };
+        cx.required(o, &["name"], "PromptArgument");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
@@ -8120,6 +10605,31 @@ impl __p::Shape for Role {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for Role {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}", "Role",
+                            SCHEMA_LABEL, "\"user\", \"assistant\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!("expected a {} string, found {}", "Role", __v::describe(v)),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Describes a message returned as part of a prompt.
@@ -8203,6 +10713,28 @@ impl __p::Shape for PromptMessage {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
+    }
+}
+impl __v::Validate for PromptMessage {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptMessage") else { return };
+        cx.required(o, &["role", "content"], "PromptMessage");
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    <Role as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <ContentBlock as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -8392,6 +10924,94 @@ impl __p::Shape for ResourceLink {
         )
     }
 }
+impl __v::Validate for ResourceLink {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceLink") else { return };
+        cx.required(o, &["name", "uri", "type"], "ResourceLink");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resource_link"));
+                },
+            );
+        }
+    }
+}
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -8506,6 +11126,45 @@ impl __p::Shape for EmbeddedResource {
         )
     }
 }
+impl __v::Validate for EmbeddedResource {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "EmbeddedResource") else { return };
+        cx.required(o, &["type", "resource"], "EmbeddedResource");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("resource"));
+                },
+            );
+        }
+        if let Some(x) = o.get("resource") {
+            cx.key(
+                "resource",
+                |cx| {
+                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -8576,6 +11235,25 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for EmbeddedResourceResource {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <TextResourceContents as __p::Shape>::score(v),
+                <BlobResourceContents as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
                 )
             }
         }
@@ -8694,6 +11372,36 @@ impl __p::Shape for PromptListChangedNotification {
         )
     }
 }
+impl __v::Validate for PromptListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "PromptListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// Sent from the client to request a list of tools the server has.
 ///
 /// Always carries `"method": "tools/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -8810,6 +11518,44 @@ impl __p::Shape for ListToolsRequest {
         )
     }
 }
+impl __v::Validate for ListToolsRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListToolsRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "ListToolsRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tools/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The server's response to a tools/list request from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsResult {
@@ -8903,6 +11649,37 @@ impl __p::Shape for ListToolsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
+    }
+}
+impl __v::Validate for ListToolsResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListToolsResult") else { return };
+        cx.required(o, &["tools"], "ListToolsResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The server's response to a tool call.
@@ -9023,6 +11800,45 @@ impl __p::Shape for CallToolResult {
         __p::fits_object(v, &["content"], &[])
     }
 }
+impl __v::Validate for CallToolResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolResult") else { return };
+        cx.required(o, &["content"], "CallToolResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("structuredContent") {
+            cx.key(
+                "structuredContent",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("isError") {
+            cx.key(
+                "isError",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Parameters for a `tools/call` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
@@ -9133,6 +11949,50 @@ impl __p::Shape for CallToolRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for CallToolRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
+        cx.required(o, &["name"], "CallToolRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("task") {
+            cx.key(
+                "task",
+                |cx| {
+                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Used by the client to invoke a tool provided by the server.
@@ -9249,6 +12109,44 @@ impl __p::Shape for CallToolRequest {
         )
     }
 }
+impl __v::Validate for CallToolRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CallToolRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "CallToolRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tools/call"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 ///
 /// Always carries `"method": "notifications/tools/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -9360,6 +12258,36 @@ impl __p::Shape for ToolListChangedNotification {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for ToolListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "ToolListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
     }
 }
 /// Additional properties describing a Tool to clients.
@@ -9507,6 +12435,52 @@ impl __p::Shape for ToolAnnotations {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ToolAnnotations {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolAnnotations") else { return };
+        cx.required(o, &[], "ToolAnnotations");
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("readOnlyHint") {
+            cx.key(
+                "readOnlyHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("destructiveHint") {
+            cx.key(
+                "destructiveHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("idempotentHint") {
+            cx.key(
+                "idempotentHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("openWorldHint") {
+            cx.key(
+                "openWorldHint",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Execution-related properties for a tool.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolExecution {
@@ -9597,6 +12571,20 @@ impl __p::Shape for ToolExecution {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ToolExecution {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolExecution") else { return };
+        cx.required(o, &[], "ToolExecution");
+        if let Some(x) = o.get("taskSupport") {
+            cx.key(
+                "taskSupport",
+                |cx| {
+                    <ToolExecutionTaskSupport as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ToolExecution`]`.taskSupport`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ToolExecutionTaskSupport {
@@ -9669,6 +12657,35 @@ impl __p::Shape for ToolExecutionTaskSupport {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for ToolExecutionTaskSupport {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "ToolExecutionTaskSupport", SCHEMA_LABEL,
+                            "\"forbidden\", \"optional\", \"required\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "ToolExecutionTaskSupport",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Definition for a tool the client can call.
@@ -9843,6 +12860,91 @@ impl __p::Shape for Tool {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
+impl __v::Validate for Tool {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Tool") else { return };
+        cx.required(o, &["name", "inputSchema"], "Tool");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("icons") {
+            cx.key(
+                "icons",
+                |cx| {
+                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("inputSchema") {
+            cx.key(
+                "inputSchema",
+                |cx| {
+                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("execution") {
+            cx.key(
+                "execution",
+                |cx| {
+                    <ToolExecution as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("outputSchema") {
+            cx.key(
+                "outputSchema",
+                |cx| {
+                    <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::tool(v, cx);
+            }
+        }
+    }
+}
 /// The inline type of [`Tool`]`.inputSchema`.
 ///
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
@@ -9946,6 +13048,47 @@ impl __p::Shape for ToolInputSchema {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
+    }
+}
+impl __v::Validate for ToolInputSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolInputSchema") else { return };
+        cx.required(o, &["type"], "ToolInputSchema");
+        if let Some(x) = o.get("$schema") {
+            cx.key(
+                "$schema",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("object"));
+                },
+            );
+        }
+        if let Some(x) = o.get("properties") {
+            cx.key(
+                "properties",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`Tool`]`.outputSchema`.
@@ -10053,6 +13196,47 @@ impl __p::Shape for ToolOutputSchema {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
+impl __v::Validate for ToolOutputSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
+        cx.required(o, &["type"], "ToolOutputSchema");
+        if let Some(x) = o.get("$schema") {
+            cx.key(
+                "$schema",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("object"));
+                },
+            );
+        }
+        if let Some(x) = o.get("properties") {
+            cx.key(
+                "properties",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        __rt::JsonObject,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The status of a task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TaskStatus {
@@ -10135,6 +13319,34 @@ impl __p::Shape for TaskStatus {
             })
     }
 }
+impl __v::Validate for TaskStatus {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "TaskStatus", SCHEMA_LABEL,
+                            "\"working\", \"input_required\", \"completed\", \"failed\", \"cancelled\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "TaskStatus", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
+    }
+}
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -10204,6 +13416,20 @@ impl __p::Shape for TaskMetadata {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for TaskMetadata {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TaskMetadata") else { return };
+        cx.required(o, &[], "TaskMetadata");
+        if let Some(x) = o.get("ttl") {
+            cx.key(
+                "ttl",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Metadata for associating messages with a task.
@@ -10283,6 +13509,20 @@ impl __p::Shape for RelatedTaskMetadata {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
+    }
+}
+impl __v::Validate for RelatedTaskMetadata {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RelatedTaskMetadata") else { return };
+        cx.required(o, &["taskId"], "RelatedTaskMetadata");
+        if let Some(x) = o.get("taskId") {
+            cx.key(
+                "taskId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Data associated with a task.
@@ -10422,6 +13662,72 @@ impl __p::Shape for Task {
         )
     }
 }
+impl __v::Validate for Task {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Task") else { return };
+        cx.required(
+            o,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
+            "Task",
+        );
+        if let Some(x) = o.get("taskId") {
+            cx.key(
+                "taskId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("status") {
+            cx.key(
+                "status",
+                |cx| {
+                    <TaskStatus as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("statusMessage") {
+            cx.key(
+                "statusMessage",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("createdAt") {
+            cx.key(
+                "createdAt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("lastUpdatedAt") {
+            cx.key(
+                "lastUpdatedAt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttl") {
+            cx.key(
+                "ttl",
+                |cx| {
+                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("pollInterval") {
+            cx.key(
+                "pollInterval",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A response to a task-augmented request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateTaskResult {
@@ -10503,6 +13809,29 @@ impl __p::Shape for CreateTaskResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["task"], &[])
+    }
+}
+impl __v::Validate for CreateTaskResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateTaskResult") else { return };
+        cx.required(o, &["task"], "CreateTaskResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("task") {
+            cx.key(
+                "task",
+                |cx| {
+                    <Task as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A request to retrieve the state of a task.
@@ -10619,6 +13948,44 @@ impl __p::Shape for GetTaskRequest {
         )
     }
 }
+impl __v::Validate for GetTaskRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetTaskRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetTaskRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tasks/get"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <GetTaskRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`GetTaskRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetTaskRequestParams {
@@ -10695,6 +14062,20 @@ impl __p::Shape for GetTaskRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
+    }
+}
+impl __v::Validate for GetTaskRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetTaskRequestParams") else { return };
+        cx.required(o, &["taskId"], "GetTaskRequestParams");
+        if let Some(x) = o.get("taskId") {
+            cx.key(
+                "taskId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The response to a tasks/get request.
@@ -10843,6 +14224,81 @@ impl __p::Shape for GetTaskResult {
         )
     }
 }
+impl __v::Validate for GetTaskResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetTaskResult") else { return };
+        cx.required(
+            o,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
+            "GetTaskResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("taskId") {
+            cx.key(
+                "taskId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("status") {
+            cx.key(
+                "status",
+                |cx| {
+                    <TaskStatus as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("statusMessage") {
+            cx.key(
+                "statusMessage",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("createdAt") {
+            cx.key(
+                "createdAt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("lastUpdatedAt") {
+            cx.key(
+                "lastUpdatedAt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttl") {
+            cx.key(
+                "ttl",
+                |cx| {
+                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("pollInterval") {
+            cx.key(
+                "pollInterval",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A request to retrieve the result of a completed task.
 ///
 /// Always carries `"method": "tasks/result"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -10965,6 +14421,44 @@ impl __p::Shape for GetTaskPayloadRequest {
         )
     }
 }
+impl __v::Validate for GetTaskPayloadRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetTaskPayloadRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetTaskPayloadRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tasks/result"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <GetTaskPayloadRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`GetTaskPayloadRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetTaskPayloadRequestParams {
@@ -11041,6 +14535,20 @@ impl __p::Shape for GetTaskPayloadRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
+    }
+}
+impl __v::Validate for GetTaskPayloadRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetTaskPayloadRequestParams") else { return };
+        cx.required(o, &["taskId"], "GetTaskPayloadRequestParams");
+        if let Some(x) = o.get("taskId") {
+            cx.key(
+                "taskId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The response to a tasks/result request.
@@ -11123,6 +14631,21 @@ impl __p::Shape for GetTaskPayloadResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for GetTaskPayloadResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "GetTaskPayloadResult") else { return };
+        cx.required(o, &[], "GetTaskPayloadResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// A request to cancel a task.
@@ -11241,6 +14764,44 @@ impl __p::Shape for CancelTaskRequest {
         )
     }
 }
+impl __v::Validate for CancelTaskRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CancelTaskRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "CancelTaskRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tasks/cancel"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CancelTaskRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CancelTaskRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CancelTaskRequestParams {
@@ -11317,6 +14878,20 @@ impl __p::Shape for CancelTaskRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
+    }
+}
+impl __v::Validate for CancelTaskRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CancelTaskRequestParams") else { return };
+        cx.required(o, &["taskId"], "CancelTaskRequestParams");
+        if let Some(x) = o.get("taskId") {
+            cx.key(
+                "taskId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The response to a tasks/cancel request.
@@ -11465,6 +15040,81 @@ impl __p::Shape for CancelTaskResult {
         )
     }
 }
+impl __v::Validate for CancelTaskResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CancelTaskResult") else { return };
+        cx.required(
+            o,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
+            "CancelTaskResult",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("taskId") {
+            cx.key(
+                "taskId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("status") {
+            cx.key(
+                "status",
+                |cx| {
+                    <TaskStatus as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("statusMessage") {
+            cx.key(
+                "statusMessage",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("createdAt") {
+            cx.key(
+                "createdAt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("lastUpdatedAt") {
+            cx.key(
+                "lastUpdatedAt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttl") {
+            cx.key(
+                "ttl",
+                |cx| {
+                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("pollInterval") {
+            cx.key(
+                "pollInterval",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A request to retrieve a list of tasks.
 ///
 /// Always carries `"method": "tasks/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -11581,6 +15231,44 @@ impl __p::Shape for ListTasksRequest {
         )
     }
 }
+impl __v::Validate for ListTasksRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListTasksRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "ListTasksRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tasks/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The response to a tasks/list request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListTasksResult {
@@ -11674,6 +15362,37 @@ impl __p::Shape for ListTasksResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tasks"], &[])
+    }
+}
+impl __v::Validate for ListTasksResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListTasksResult") else { return };
+        cx.required(o, &["tasks"], "ListTasksResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("nextCursor") {
+            cx.key(
+                "nextCursor",
+                |cx| {
+                    <Cursor as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tasks") {
+            cx.key(
+                "tasks",
+                |cx| {
+                    <Vec<Task> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Parameters for a `notifications/tasks/status` notification.
@@ -11827,6 +15546,81 @@ impl __p::Shape for TaskStatusNotificationParams {
         )
     }
 }
+impl __v::Validate for TaskStatusNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TaskStatusNotificationParams") else { return };
+        cx.required(
+            o,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
+            "TaskStatusNotificationParams",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("taskId") {
+            cx.key(
+                "taskId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("status") {
+            cx.key(
+                "status",
+                |cx| {
+                    <TaskStatus as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("statusMessage") {
+            cx.key(
+                "statusMessage",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("createdAt") {
+            cx.key(
+                "createdAt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("lastUpdatedAt") {
+            cx.key(
+                "lastUpdatedAt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("ttl") {
+            cx.key(
+                "ttl",
+                |cx| {
+                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("pollInterval") {
+            cx.key(
+                "pollInterval",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
 ///
 /// Always carries `"method": "notifications/tasks/status"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -11943,6 +15737,39 @@ impl __p::Shape for TaskStatusNotification {
         )
     }
 }
+impl __v::Validate for TaskStatusNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TaskStatusNotification") else { return };
+        cx.required(o, &["method", "params", "jsonrpc"], "TaskStatusNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/tasks/status"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <TaskStatusNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// Parameters for a `logging/setLevel` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequestParams {
@@ -12030,6 +15857,34 @@ impl __p::Shape for SetLevelRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
+    }
+}
+impl __v::Validate for SetLevelRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
+        cx.required(o, &["level"], "SetLevelRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("level") {
+            cx.key(
+                "level",
+                |cx| {
+                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A request from the client to the server, to enable or adjust logging.
@@ -12146,6 +16001,44 @@ impl __p::Shape for SetLevelRequest {
         )
     }
 }
+impl __v::Validate for SetLevelRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SetLevelRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "SetLevelRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("logging/setLevel"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Parameters for a `notifications/message` notification.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
@@ -12249,6 +16142,45 @@ impl __p::Shape for LoggingMessageNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
+    }
+}
+impl __v::Validate for LoggingMessageNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
+        cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("level") {
+            cx.key(
+                "level",
+                |cx| {
+                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("logger") {
+            cx.key(
+                "logger",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
@@ -12367,6 +16299,39 @@ impl __p::Shape for LoggingMessageNotification {
         )
     }
 }
+impl __v::Validate for LoggingMessageNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
+        cx.required(o, &["method", "params", "jsonrpc"], "LoggingMessageNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/message"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
@@ -12462,6 +16427,35 @@ impl __p::Shape for LoggingLevel {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for LoggingLevel {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "LoggingLevel", SCHEMA_LABEL,
+                            "\"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\", \"emergency\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "LoggingLevel",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Parameters for a `sampling/createMessage` request.
@@ -12669,6 +16663,117 @@ impl __p::Shape for CreateMessageRequestParams {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
+impl __v::Validate for CreateMessageRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
+        cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("task") {
+            cx.key(
+                "task",
+                |cx| {
+                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("messages") {
+            cx.key(
+                "messages",
+                |cx| {
+                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("modelPreferences") {
+            cx.key(
+                "modelPreferences",
+                |cx| {
+                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("systemPrompt") {
+            cx.key(
+                "systemPrompt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("includeContext") {
+            cx.key(
+                "includeContext",
+                |cx| {
+                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("temperature") {
+            cx.key(
+                "temperature",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxTokens") {
+            cx.key(
+                "maxTokens",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("stopSequences") {
+            cx.key(
+                "stopSequences",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("metadata") {
+            cx.key(
+                "metadata",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tools") {
+            cx.key(
+                "tools",
+                |cx| {
+                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("toolChoice") {
+            cx.key(
+                "toolChoice",
+                |cx| {
+                    <ToolChoice as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CreateMessageRequestParams`]`.includeContext`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateMessageRequestParamsIncludeContext {
@@ -12744,6 +16849,35 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for CreateMessageRequestParamsIncludeContext {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "CreateMessageRequestParamsIncludeContext", SCHEMA_LABEL,
+                            "\"none\", \"thisServer\", \"allServers\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}",
+                        "CreateMessageRequestParamsIncludeContext", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Controls tool selection behavior for sampling requests.
@@ -12824,6 +16958,20 @@ impl __p::Shape for ToolChoice {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ToolChoice {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolChoice") else { return };
+        cx.required(o, &[], "ToolChoice");
+        if let Some(x) = o.get("mode") {
+            cx.key(
+                "mode",
+                |cx| {
+                    <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ToolChoice`]`.mode`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ToolChoiceMode {
@@ -12896,6 +17044,35 @@ impl __p::Shape for ToolChoiceMode {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for ToolChoiceMode {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "ToolChoiceMode", SCHEMA_LABEL,
+                            "\"auto\", \"required\", \"none\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "ToolChoiceMode",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -13015,6 +17192,44 @@ impl __p::Shape for CreateMessageRequest {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for CreateMessageRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "CreateMessageRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The client's response to a sampling/createMessage request from the server.
@@ -13142,6 +17357,56 @@ impl __p::Shape for CreateMessageResult {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
 }
+impl __v::Validate for CreateMessageResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CreateMessageResult") else { return };
+        cx.required(o, &["role", "content", "model"], "CreateMessageResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    <Role as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("model") {
+            cx.key(
+                "model",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("stopReason") {
+            cx.key(
+                "stopReason",
+                |cx| {
+                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CreateMessageResult`]`.stopReason`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CreateMessageResultStopReason {
@@ -13220,6 +17485,25 @@ impl __p::Shape for CreateMessageResultStopReason {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for CreateMessageResultStopReason {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}",
+                        "CreateMessageResultStopReason", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Describes a message issued to or received from an LLM API.
@@ -13311,6 +17595,37 @@ impl __p::Shape for SamplingMessage {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
+impl __v::Validate for SamplingMessage {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SamplingMessage") else { return };
+        cx.required(o, &["role", "content"], "SamplingMessage");
+        if let Some(x) = o.get("role") {
+            cx.key(
+                "role",
+                |cx| {
+                    <Role as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by the JSON kind of the value.
@@ -13400,6 +17715,29 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
             }
         }
         d.deserialize_any(V)
+    }
+}
+impl __v::Validate for SamplingMessageContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <SamplingMessageContentBlock as __p::Shape>::score(v),
+                <Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => {
+                <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of SamplingMessageContent; expected SamplingMessageContentBlock (object); SamplingMessageContentBlockArray (array)",
+                )
+            }
+        }
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -13572,6 +17910,43 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
         __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
     }
 }
+impl __v::Validate for SamplingMessageContentBlock {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SamplingMessageContentBlock") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("tool_use")) => {
+                <ToolUseContent as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tool_result")) => {
+                <ToolResultContent as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "type",
+                                other,
+                                "SamplingMessageContentBlock",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "SamplingMessageContentBlock"),
+        }
+    }
+}
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotations {
@@ -13684,6 +18059,38 @@ impl __p::Shape for Annotations {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for Annotations {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Annotations") else { return };
+        cx.required(o, &[], "Annotations");
+        if let Some(x) = o.get("audience") {
+            cx.key(
+                "audience",
+                |cx| {
+                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("priority") {
+            cx.key(
+                "priority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("lastModified") {
+            cx.key(
+                "lastModified",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -13840,6 +18247,35 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
         __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
+impl __v::Validate for ContentBlock {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ContentBlock") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
+            Some(Some("resource_link")) => {
+                <ResourceLink as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resource")) => {
+                <EmbeddedResource as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL),
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "ContentBlock"),
+        }
+    }
+}
 /// Text provided to or from an LLM.
 ///
 /// Always carries `"type": "text"`: checked when read, written by `Serialize`.
@@ -13941,6 +18377,45 @@ impl __p::Shape for TextContent {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
+    }
+}
+impl __v::Validate for TextContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TextContent") else { return };
+        cx.required(o, &["type", "text"], "TextContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("text"));
+                },
+            );
+        }
+        if let Some(x) = o.get("text") {
+            cx.key(
+                "text",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// An image provided to or from an LLM.
@@ -14059,6 +18534,54 @@ impl __p::Shape for ImageContent {
         )
     }
 }
+impl __v::Validate for ImageContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ImageContent") else { return };
+        cx.required(o, &["type", "data", "mimeType"], "ImageContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("image"));
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "byte");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+    }
+}
 /// Audio provided to or from an LLM.
 ///
 /// Always carries `"type": "audio"`: checked when read, written by `Serialize`.
@@ -14173,6 +18696,54 @@ impl __p::Shape for AudioContent {
             &["type", "data", "mimeType"],
             &[("type", true, __p::Lit::Str("audio"))],
         )
+    }
+}
+impl __v::Validate for AudioContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "AudioContent") else { return };
+        cx.required(o, &["type", "data", "mimeType"], "AudioContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("audio"));
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "byte");
+                },
+            );
+        }
+        if let Some(x) = o.get("mimeType") {
+            cx.key(
+                "mimeType",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("annotations") {
+            cx.key(
+                "annotations",
+                |cx| {
+                    <Annotations as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// A request from the assistant to call a tool.
@@ -14293,6 +18864,53 @@ impl __p::Shape for ToolUseContent {
             &["type", "id", "name", "input"],
             &[("type", true, __p::Lit::Str("tool_use"))],
         )
+    }
+}
+impl __v::Validate for ToolUseContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolUseContent") else { return };
+        cx.required(o, &["type", "id", "name", "input"], "ToolUseContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tool_use"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("input") {
+            cx.key(
+                "input",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// The result of a tool use, provided by the user back to the assistant.
@@ -14439,6 +19057,61 @@ impl __p::Shape for ToolResultContent {
             &["type", "toolUseId", "content"],
             &[("type", true, __p::Lit::Str("tool_result"))],
         )
+    }
+}
+impl __v::Validate for ToolResultContent {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ToolResultContent") else { return };
+        cx.required(o, &["type", "toolUseId", "content"], "ToolResultContent");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("tool_result"));
+                },
+            );
+        }
+        if let Some(x) = o.get("toolUseId") {
+            cx.key(
+                "toolUseId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("structuredContent") {
+            cx.key(
+                "structuredContent",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("isError") {
+            cx.key(
+                "isError",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// The server's preferences for model selection, requested of the client during sampling.
@@ -14594,6 +19267,50 @@ impl __p::Shape for ModelPreferences {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for ModelPreferences {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ModelPreferences") else { return };
+        cx.required(o, &[], "ModelPreferences");
+        if let Some(x) = o.get("hints") {
+            cx.key(
+                "hints",
+                |cx| {
+                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("costPriority") {
+            cx.key(
+                "costPriority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("speedPriority") {
+            cx.key(
+                "speedPriority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("intelligencePriority") {
+            cx.key(
+                "intelligencePriority",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, 0f64);
+                    cx.maximum(x, 1f64);
+                },
+            );
+        }
+    }
+}
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -14678,6 +19395,20 @@ impl __p::Shape for ModelHint {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for ModelHint {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ModelHint") else { return };
+        cx.required(o, &[], "ModelHint");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Parameters for a `completion/complete` request.
@@ -14788,6 +19519,56 @@ impl __p::Shape for CompleteRequestParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ref", "argument"], &[])
+    }
+}
+impl __v::Validate for CompleteRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
+        cx.required(o, &["ref", "argument"], "CompleteRequestParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("ref") {
+            cx.key(
+                "ref",
+                |cx| {
+                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("argument") {
+            cx.key(
+                "argument",
+                |cx| {
+                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("context") {
+            cx.key(
+                "context",
+                |cx| {
+                    <CompleteRequestParamsContext as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
     }
 }
 /// The inline type of [`CompleteRequestParams`]`.ref`.
@@ -14912,6 +19693,40 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
         __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
+impl __v::Validate for CompleteRequestParamsRef {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParamsRef") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("ref/prompt")) => {
+                <PromptReference as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ref/resource")) => {
+                <ResourceTemplateReference as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "type",
+                                other,
+                                "CompleteRequestParamsRef",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
+        }
+    }
+}
 /// The inline type of [`CompleteRequestParams`]`.argument`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsArgument {
@@ -14999,6 +19814,28 @@ impl __p::Shape for CompleteRequestParamsArgument {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
+impl __v::Validate for CompleteRequestParamsArgument {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
+        cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("value") {
+            cx.key(
+                "value",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`CompleteRequestParams`]`.context`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsContext {
@@ -15077,6 +19914,20 @@ impl __p::Shape for CompleteRequestParamsContext {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for CompleteRequestParamsContext {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
+        cx.required(o, &[], "CompleteRequestParamsContext");
+        if let Some(x) = o.get("arguments") {
+            cx.key(
+                "arguments",
+                |cx| {
+                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -15193,6 +20044,44 @@ impl __p::Shape for CompleteRequest {
         )
     }
 }
+impl __v::Validate for CompleteRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "CompleteRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("completion/complete"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The server's response to a completion/complete request
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
@@ -15277,6 +20166,29 @@ impl __p::Shape for CompleteResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
+    }
+}
+impl __v::Validate for CompleteResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteResult") else { return };
+        cx.required(o, &["completion"], "CompleteResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("completion") {
+            cx.key(
+                "completion",
+                |cx| {
+                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`CompleteResult`]`.completion`.
@@ -15377,6 +20289,36 @@ impl __p::Shape for CompleteResultCompletion {
         __p::fits_object(v, &["values"], &[])
     }
 }
+impl __v::Validate for CompleteResultCompletion {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
+        cx.required(o, &["values"], "CompleteResultCompletion");
+        if let Some(x) = o.get("values") {
+            cx.key(
+                "values",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("total") {
+            cx.key(
+                "total",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("hasMore") {
+            cx.key(
+                "hasMore",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A reference to a resource or resource template definition.
 ///
 /// Always carries `"type": "ref/resource"`: checked when read, written by `Serialize`.
@@ -15472,6 +20414,29 @@ impl __p::Shape for ResourceTemplateReference {
             &["type", "uri"],
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
+    }
+}
+impl __v::Validate for ResourceTemplateReference {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
+        cx.required(o, &["type", "uri"], "ResourceTemplateReference");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ref/resource"));
+                },
+            );
+        }
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri-template");
+                },
+            );
+        }
     }
 }
 /// Identifies a prompt.
@@ -15578,6 +20543,36 @@ impl __p::Shape for PromptReference {
             &["name", "type"],
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
+    }
+}
+impl __v::Validate for PromptReference {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PromptReference") else { return };
+        cx.required(o, &["name", "type"], "PromptReference");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("ref/prompt"));
+                },
+            );
+        }
     }
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
@@ -15702,6 +20697,44 @@ impl __p::Shape for ListRootsRequest {
         )
     }
 }
+impl __v::Validate for ListRootsRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListRootsRequest") else { return };
+        cx.required(o, &["method", "jsonrpc", "id"], "ListRootsRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("roots/list"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <RequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
@@ -15785,6 +20818,29 @@ impl __p::Shape for ListRootsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
+    }
+}
+impl __v::Validate for ListRootsResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ListRootsResult") else { return };
+        cx.required(o, &["roots"], "ListRootsResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("roots") {
+            cx.key(
+                "roots",
+                |cx| {
+                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Represents a root directory or file that the server can operate on.
@@ -15884,6 +20940,38 @@ impl __p::Shape for Root {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
+    }
+}
+impl __v::Validate for Root {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Root") else { return };
+        cx.required(o, &["uri"], "Root");
+        if let Some(x) = o.get("uri") {
+            cx.key(
+                "uri",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
     }
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
@@ -15999,6 +21087,36 @@ impl __p::Shape for RootsListChangedNotification {
                 ("jsonrpc", true, __p::Lit::Str("2.0")),
             ],
         )
+    }
+}
+impl __v::Validate for RootsListChangedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
+        cx.required(o, &["method", "jsonrpc"], "RootsListChangedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <NotificationParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
     }
 }
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
@@ -16133,6 +21251,61 @@ impl __p::Shape for ElicitRequestFormParams {
         )
     }
 }
+impl __v::Validate for ElicitRequestFormParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
+        cx.required(o, &["message", "requestedSchema"], "ElicitRequestFormParams");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("task") {
+            cx.key(
+                "task",
+                |cx| {
+                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mode") {
+            cx.key(
+                "mode",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("form"));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("requestedSchema") {
+            cx.key(
+                "requestedSchema",
+                |cx| {
+                    <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ElicitRequestFormParams`]`.requestedSchema`.
 ///
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
@@ -16242,6 +21415,53 @@ impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
             &["type", "properties"],
             &[("type", true, __p::Lit::Str("object"))],
         )
+    }
+}
+impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestFormParamsRequestedSchema") else {
+            return
+        };
+        cx.required(
+            o,
+            &["type", "properties"],
+            "ElicitRequestFormParamsRequestedSchema",
+        );
+        if let Some(x) = o.get("$schema") {
+            cx.key(
+                "$schema",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("object"));
+                },
+            );
+        }
+        if let Some(x) = o.get("properties") {
+            cx.key(
+                "properties",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        PrimitiveSchemaDefinition,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("required") {
+            cx.key(
+                "required",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The parameters for a request to elicit information from the user via a URL in the client.
@@ -16378,6 +21598,71 @@ impl __p::Shape for ElicitRequestURLParams {
         )
     }
 }
+impl __v::Validate for ElicitRequestURLParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
+        cx.required(
+            o,
+            &["mode", "message", "elicitationId", "url"],
+            "ElicitRequestURLParams",
+        );
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(
+                        x,
+                        cx,
+                        SCHEMA_LABEL,
+                        &["progressToken"],
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("task") {
+            cx.key(
+                "task",
+                |cx| {
+                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("mode") {
+            cx.key(
+                "mode",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("url"));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("elicitationId") {
+            cx.key(
+                "elicitationId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("url") {
+            cx.key(
+                "url",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+    }
+}
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
 /// Read by `mode`, before any other field. Without `mode` it is [`ElicitRequestFormParams`](Self::ElicitRequestFormParams). A `mode` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -16502,6 +21787,40 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
         __p::deserialize_tagged::<D, ElicitRequestParams>(d)
     }
 }
+impl __v::Validate for ElicitRequestParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequestParams") else { return };
+        match o.get("mode").map(serde_json::Value::as_str) {
+            Some(Some("form")) => {
+                <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("url")) => {
+                <ElicitRequestURLParams as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "mode",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "mode",
+                                other,
+                                "ElicitRequestParams",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "mode",
+                    |cx| cx.error("type", format!("`{}` must be a string", "mode")),
+                )
+            }
+            None => <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx),
+        }
+    }
+}
 /// A request from the server to elicit additional information from the user via the client.
 ///
 /// Always carries `"method": "elicitation/create"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -16616,6 +21935,44 @@ impl __p::Shape for ElicitRequest {
         )
     }
 }
+impl __v::Validate for ElicitRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitRequest") else { return };
+        cx.required(o, &["method", "params", "jsonrpc", "id"], "ElicitRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("elicitation/create"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <RequestId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
@@ -16705,6 +22062,29 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for PrimitiveSchemaDefinition {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <StringSchema as __p::Shape>::score(v),
+                <NumberSchema as __p::Shape>::score(v),
+                <BooleanSchema as __p::Shape>::score(v),
+                <EnumSchema as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <StringSchema as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <NumberSchema as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <BooleanSchema as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <EnumSchema as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
                 )
             }
         }
@@ -16835,6 +22215,68 @@ impl __p::Shape for StringSchema {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
 }
+impl __v::Validate for StringSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "StringSchema") else { return };
+        cx.required(o, &["type"], "StringSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minLength") {
+            cx.key(
+                "minLength",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxLength") {
+            cx.key(
+                "maxLength",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("format") {
+            cx.key(
+                "format",
+                |cx| {
+                    <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`StringSchema`]`.format`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
@@ -16911,6 +22353,35 @@ impl __p::Shape for StringSchemaFormat {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for StringSchemaFormat {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "StringSchemaFormat", SCHEMA_LABEL,
+                            "\"email\", \"uri\", \"date\", \"date-time\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "StringSchemaFormat",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -17031,6 +22502,60 @@ impl __p::Shape for NumberSchema {
         __p::fits_object(v, &["type"], &[])
     }
 }
+impl __v::Validate for NumberSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "NumberSchema") else { return };
+        cx.required(o, &["type"], "NumberSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    <NumberSchemaType as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minimum") {
+            cx.key(
+                "minimum",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maximum") {
+            cx.key(
+                "maximum",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`NumberSchema`]`.type`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
@@ -17099,6 +22624,34 @@ impl __p::Shape for NumberSchemaType {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for NumberSchemaType {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "NumberSchemaType", SCHEMA_LABEL, "\"number\", \"integer\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "NumberSchemaType",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 ///
@@ -17200,6 +22753,44 @@ impl __p::Shape for BooleanSchema {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
+    }
+}
+impl __v::Validate for BooleanSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "BooleanSchema") else { return };
+        cx.required(o, &["type"], "BooleanSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("boolean"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Schema for single-selection enumeration without display titles for options.
@@ -17321,6 +22912,52 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
             &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
+    }
+}
+impl __v::Validate for UntitledSingleSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
+        cx.required(o, &["type", "enum"], "UntitledSingleSelectEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("enum") {
+            cx.key(
+                "enum",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Schema for single-selection enumeration with display titles for each option.
@@ -17448,6 +23085,54 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
         )
     }
 }
+impl __v::Validate for TitledSingleSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
+        cx.required(o, &["type", "oneOf"], "TitledSingleSelectEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("oneOf") {
+            cx.key(
+                "oneOf",
+                |cx| {
+                    <Vec<
+                        TitledSingleSelectEnumSchemaOneOfItem,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`TitledSingleSelectEnumSchema`]`.oneOf[]`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
@@ -17535,6 +23220,30 @@ impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
+impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledSingleSelectEnumSchemaOneOfItem") else {
+            return
+        };
+        cx.required(o, &["const", "title"], "TitledSingleSelectEnumSchemaOneOfItem");
+        if let Some(x) = o.get("const") {
+            cx.key(
+                "const",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
@@ -17605,6 +23314,29 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of SingleSelectEnumSchema matches this value; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for SingleSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <UntitledSingleSelectEnumSchema as __p::Shape>::score(v),
+                <TitledSingleSelectEnumSchema as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <UntitledSingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => {
+                <TitledSingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of SingleSelectEnumSchema; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
                 )
             }
         }
@@ -17752,6 +23484,71 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
         )
     }
 }
+impl __v::Validate for UntitledMultiSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
+        cx.required(o, &["type", "items"], "UntitledMultiSelectEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("array"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minItems") {
+            cx.key(
+                "minItems",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxItems") {
+            cx.key(
+                "maxItems",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("items") {
+            cx.key(
+                "items",
+                |cx| {
+                    <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`UntitledMultiSelectEnumSchema`]`.items`.
 ///
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
@@ -17840,6 +23637,28 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
             &["type", "enum"],
             &[("type", true, __p::Lit::Str("string"))],
         )
+    }
+}
+impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
+        cx.required(o, &["type", "enum"], "UntitledMultiSelectEnumSchemaItems");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("enum") {
+            cx.key(
+                "enum",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Schema for multiple-selection enumeration with display titles for each option.
@@ -17984,6 +23803,71 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
         )
     }
 }
+impl __v::Validate for TitledMultiSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
+        cx.required(o, &["type", "items"], "TitledMultiSelectEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("array"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("minItems") {
+            cx.key(
+                "minItems",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("maxItems") {
+            cx.key(
+                "maxItems",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("items") {
+            cx.key(
+                "items",
+                |cx| {
+                    <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`TitledMultiSelectEnumSchema`]`.items.anyOf[]`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -18071,6 +23955,30 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
+impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItemsAnyOfItem") else {
+            return
+        };
+        cx.required(o, &["const", "title"], "TitledMultiSelectEnumSchemaItemsAnyOfItem");
+        if let Some(x) = o.get("const") {
+            cx.key(
+                "const",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`TitledMultiSelectEnumSchema`]`.items`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TitledMultiSelectEnumSchemaItems {
@@ -18155,6 +24063,22 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItems {
         __p::fits_object(v, &["anyOf"], &[])
     }
 }
+impl __v::Validate for TitledMultiSelectEnumSchemaItems {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
+        cx.required(o, &["anyOf"], "TitledMultiSelectEnumSchemaItems");
+        if let Some(x) = o.get("anyOf") {
+            cx.key(
+                "anyOf",
+                |cx| {
+                    <Vec<
+                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
@@ -18225,6 +24149,29 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of MultiSelectEnumSchema matches this value; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for MultiSelectEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <UntitledMultiSelectEnumSchema as __p::Shape>::score(v),
+                <TitledMultiSelectEnumSchema as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <UntitledMultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => {
+                <TitledMultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of MultiSelectEnumSchema; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
                 )
             }
         }
@@ -18358,6 +24305,60 @@ impl __p::Shape for LegacyTitledEnumSchema {
         )
     }
 }
+impl __v::Validate for LegacyTitledEnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
+        cx.required(o, &["type", "enum"], "LegacyTitledEnumSchema");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("string"));
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("description") {
+            cx.key(
+                "description",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("enum") {
+            cx.key(
+                "enum",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("enumNames") {
+            cx.key(
+                "enumNames",
+                |cx| {
+                    <Vec<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("default") {
+            cx.key(
+                "default",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
@@ -18430,6 +24431,33 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of EnumSchema matches this value; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for EnumSchema {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <SingleSelectEnumSchema as __p::Shape>::score(v),
+                <MultiSelectEnumSchema as __p::Shape>::score(v),
+                <LegacyTitledEnumSchema as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <SingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => {
+                <MultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            Some(2usize) => {
+                <LegacyTitledEnumSchema as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of EnumSchema; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
                 )
             }
         }
@@ -18537,6 +24565,40 @@ impl __p::Shape for ElicitResult {
         __p::fits_object(v, &["action"], &[])
     }
 }
+impl __v::Validate for ElicitResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitResult") else { return };
+        cx.required(o, &["action"], "ElicitResult");
+        if let Some(x) = o.get("_meta") {
+            cx.key(
+                "_meta",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+                },
+            );
+        }
+        if let Some(x) = o.get("action") {
+            cx.key(
+                "action",
+                |cx| {
+                    <ElicitResultAction as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("content") {
+            cx.key(
+                "content",
+                |cx| {
+                    <BTreeMap<
+                        String,
+                        ElicitResultContentValue,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ElicitResult`]`.action`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ElicitResultAction {
@@ -18609,6 +24671,35 @@ impl __p::Shape for ElicitResultAction {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for ElicitResultAction {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "ElicitResultAction", SCHEMA_LABEL,
+                            "\"accept\", \"decline\", \"cancel\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "ElicitResultAction",
+                        __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// The inline type of [`ElicitResult`]`.content{}`.
@@ -18764,6 +24855,29 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for ElicitResultContentValue {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <String as __p::Shape>::score(v),
+                <i64 as __p::Shape>::score(v),
+                <bool as __p::Shape>::score(v),
+                <Vec<String> as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ElicitResultContentValue; expected String (string); Integer (integer); Boolean (boolean); StringArray (array)",
+                )
+            }
+        }
+    }
+}
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
 ///
 /// Always carries `"method": "notifications/elicitation/complete"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
@@ -18881,6 +24995,43 @@ impl __p::Shape for ElicitationCompleteNotification {
         )
     }
 }
+impl __v::Validate for ElicitationCompleteNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitationCompleteNotification") else { return };
+        cx.required(
+            o,
+            &["method", "params", "jsonrpc"],
+            "ElicitationCompleteNotification",
+        );
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/elicitation/complete"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ElicitationCompleteNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+        if let Some(x) = o.get("jsonrpc") {
+            cx.key(
+                "jsonrpc",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("2.0"));
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ElicitationCompleteNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitationCompleteNotificationParams {
@@ -18959,6 +25110,22 @@ impl __p::Shape for ElicitationCompleteNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["elicitationId"], &[])
+    }
+}
+impl __v::Validate for ElicitationCompleteNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ElicitationCompleteNotificationParams") else {
+            return
+        };
+        cx.required(o, &["elicitationId"], "ElicitationCompleteNotificationParams");
+        if let Some(x) = o.get("elicitationId") {
+            cx.key(
+                "elicitationId",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -19315,6 +25482,83 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
         __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
+impl __v::Validate for ClientRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientRequest") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
+            Some(Some("initialize")) => {
+                <InitializeRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("completion/complete")) => {
+                <CompleteRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("logging/setLevel")) => {
+                <SetLevelRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("prompts/get")) => {
+                <GetPromptRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("prompts/list")) => {
+                <ListPromptsRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/list")) => {
+                <ListResourcesRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/templates/list")) => {
+                <ListResourceTemplatesRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/read")) => {
+                <ReadResourceRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/subscribe")) => {
+                <SubscribeRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("resources/unsubscribe")) => {
+                <UnsubscribeRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tools/call")) => {
+                <CallToolRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tools/list")) => {
+                <ListToolsRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tasks/get")) => {
+                <GetTaskRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tasks/result")) => {
+                <GetTaskPayloadRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tasks/list")) => {
+                <ListTasksRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tasks/cancel")) => {
+                <CancelTaskRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ClientRequest",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ClientRequest"),
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -19483,6 +25727,49 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
         __p::deserialize_tagged::<D, ClientNotification>(d)
     }
 }
+impl __v::Validate for ClientNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClientNotification") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("notifications/cancelled")) => {
+                <CancelledNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/progress")) => {
+                <ProgressNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/initialized")) => {
+                <InitializedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/roots/list_changed")) => {
+                <RootsListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/tasks/status")) => {
+                <TaskStatusNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ClientNotification",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ClientNotification"),
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -19597,6 +25884,37 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for ClientResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <EmptyResult as __p::Shape>::score(v),
+                <CreateMessageResult as __p::Shape>::score(v),
+                <ListRootsResult as __p::Shape>::score(v),
+                <ElicitResult as __p::Shape>::score(v),
+                <GetTaskResult as __p::Shape>::score(v),
+                <GetTaskPayloadResult as __p::Shape>::score(v),
+                <ListTasksResult as __p::Shape>::score(v),
+                <CancelTaskResult as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <ListRootsResult as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <ElicitResult as __v::Validate>::validate_json(v, cx),
+            Some(4usize) => <GetTaskResult as __v::Validate>::validate_json(v, cx),
+            Some(5usize) => <GetTaskPayloadResult as __v::Validate>::validate_json(v, cx),
+            Some(6usize) => <ListTasksResult as __v::Validate>::validate_json(v, cx),
+            Some(7usize) => <CancelTaskResult as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
                 )
             }
         }
@@ -19810,6 +26128,56 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, ServerRequest>(d)
+    }
+}
+impl __v::Validate for ServerRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerRequest") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
+            Some(Some("sampling/createMessage")) => {
+                <CreateMessageRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("roots/list")) => {
+                <ListRootsRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("elicitation/create")) => {
+                <ElicitRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tasks/get")) => {
+                <GetTaskRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tasks/result")) => {
+                <GetTaskPayloadRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tasks/list")) => {
+                <ListTasksRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tasks/cancel")) => {
+                <CancelTaskRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ServerRequest",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ServerRequest"),
+        }
     }
 }
 /// Marked `@internal` in the schema.
@@ -20054,6 +26422,61 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
         __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
+impl __v::Validate for ServerNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ServerNotification") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("notifications/cancelled")) => {
+                <CancelledNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/progress")) => {
+                <ProgressNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/message")) => {
+                <LoggingMessageNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/resources/updated")) => {
+                <ResourceUpdatedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/resources/list_changed")) => {
+                <ResourceListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/tools/list_changed")) => {
+                <ToolListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/prompts/list_changed")) => {
+                <PromptListChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/elicitation/complete")) => {
+                <ElicitationCompleteNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("notifications/tasks/status")) => {
+                <TaskStatusNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx
+                            .unknown_variant(
+                                "method",
+                                other,
+                                "ServerNotification",
+                                SCHEMA_LABEL,
+                            )
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "ServerNotification"),
+        }
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -20218,6 +26641,53 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for ServerResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <EmptyResult as __p::Shape>::score(v),
+                <InitializeResult as __p::Shape>::score(v),
+                <CompleteResult as __p::Shape>::score(v),
+                <GetPromptResult as __p::Shape>::score(v),
+                <ListPromptsResult as __p::Shape>::score(v),
+                <ListResourceTemplatesResult as __p::Shape>::score(v),
+                <ListResourcesResult as __p::Shape>::score(v),
+                <ReadResourceResult as __p::Shape>::score(v),
+                <CallToolResult as __p::Shape>::score(v),
+                <ListToolsResult as __p::Shape>::score(v),
+                <GetTaskResult as __p::Shape>::score(v),
+                <GetTaskPayloadResult as __p::Shape>::score(v),
+                <ListTasksResult as __p::Shape>::score(v),
+                <CancelTaskResult as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <InitializeResult as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <CompleteResult as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
+            Some(4usize) => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
+            Some(5usize) => {
+                <ListResourceTemplatesResult as __v::Validate>::validate_json(v, cx)
+            }
+            Some(6usize) => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
+            Some(7usize) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
+            Some(8usize) => <CallToolResult as __v::Validate>::validate_json(v, cx),
+            Some(9usize) => <ListToolsResult as __v::Validate>::validate_json(v, cx),
+            Some(10usize) => <GetTaskResult as __v::Validate>::validate_json(v, cx),
+            Some(11usize) => {
+                <GetTaskPayloadResult as __v::Validate>::validate_json(v, cx)
+            }
+            Some(12usize) => <ListTasksResult as __v::Validate>::validate_json(v, cx),
+            Some(13usize) => <CancelTaskResult as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
                 )
             }
         }
@@ -20991,6 +27461,438 @@ pub fn roundtrip_json(
             "ServerRequest" => go::<ServerRequest>(json),
             "ServerNotification" => go::<ServerNotification>(json),
             "ServerResult" => go::<ServerResult>(json),
+            _ => return None,
+        },
+    )
+}
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "JSONRPCMessage" => __v::validate_json::<JSONRPCMessage>(value, options),
+            "ProgressToken" => __v::validate_json::<ProgressToken>(value, options),
+            "Cursor" => __v::validate_json::<Cursor>(value, options),
+            "TaskAugmentedRequestParams" => {
+                __v::validate_json::<TaskAugmentedRequestParams>(value, options)
+            }
+            "RequestParams" => __v::validate_json::<RequestParams>(value, options),
+            "RequestParamsMeta" => {
+                __v::validate_json::<RequestParamsMeta>(value, options)
+            }
+            "Request" => __v::validate_json::<Request>(value, options),
+            "NotificationParams" => {
+                __v::validate_json::<NotificationParams>(value, options)
+            }
+            "Notification" => __v::validate_json::<Notification>(value, options),
+            "Result" => __v::validate_json::<Result>(value, options),
+            "Error" => __v::validate_json::<Error>(value, options),
+            "RequestId" => __v::validate_json::<RequestId>(value, options),
+            "JSONRPCRequest" => __v::validate_json::<JSONRPCRequest>(value, options),
+            "JSONRPCNotification" => {
+                __v::validate_json::<JSONRPCNotification>(value, options)
+            }
+            "JSONRPCResultResponse" => {
+                __v::validate_json::<JSONRPCResultResponse>(value, options)
+            }
+            "JSONRPCErrorResponse" => {
+                __v::validate_json::<JSONRPCErrorResponse>(value, options)
+            }
+            "JSONRPCResponse" => __v::validate_json::<JSONRPCResponse>(value, options),
+            "URLElicitationRequiredError" => {
+                __v::validate_json::<URLElicitationRequiredError>(value, options)
+            }
+            "URLElicitationRequiredErrorErrorData" => {
+                __v::validate_json::<
+                    URLElicitationRequiredErrorErrorData,
+                >(value, options)
+            }
+            "URLElicitationRequiredErrorError" => {
+                __v::validate_json::<URLElicitationRequiredErrorError>(value, options)
+            }
+            "EmptyResult" => __v::validate_json::<EmptyResult>(value, options),
+            "CancelledNotificationParams" => {
+                __v::validate_json::<CancelledNotificationParams>(value, options)
+            }
+            "CancelledNotification" => {
+                __v::validate_json::<CancelledNotification>(value, options)
+            }
+            "InitializeRequestParams" => {
+                __v::validate_json::<InitializeRequestParams>(value, options)
+            }
+            "InitializeRequest" => {
+                __v::validate_json::<InitializeRequest>(value, options)
+            }
+            "InitializeResult" => __v::validate_json::<InitializeResult>(value, options),
+            "InitializedNotification" => {
+                __v::validate_json::<InitializedNotification>(value, options)
+            }
+            "ClientCapabilities" => {
+                __v::validate_json::<ClientCapabilities>(value, options)
+            }
+            "ClientCapabilitiesRoots" => {
+                __v::validate_json::<ClientCapabilitiesRoots>(value, options)
+            }
+            "ClientCapabilitiesSampling" => {
+                __v::validate_json::<ClientCapabilitiesSampling>(value, options)
+            }
+            "ClientCapabilitiesElicitation" => {
+                __v::validate_json::<ClientCapabilitiesElicitation>(value, options)
+            }
+            "ClientCapabilitiesTasksRequestsSampling" => {
+                __v::validate_json::<
+                    ClientCapabilitiesTasksRequestsSampling,
+                >(value, options)
+            }
+            "ClientCapabilitiesTasksRequestsElicitation" => {
+                __v::validate_json::<
+                    ClientCapabilitiesTasksRequestsElicitation,
+                >(value, options)
+            }
+            "ClientCapabilitiesTasksRequests" => {
+                __v::validate_json::<ClientCapabilitiesTasksRequests>(value, options)
+            }
+            "ClientCapabilitiesTasks" => {
+                __v::validate_json::<ClientCapabilitiesTasks>(value, options)
+            }
+            "ServerCapabilities" => {
+                __v::validate_json::<ServerCapabilities>(value, options)
+            }
+            "ServerCapabilitiesPrompts" => {
+                __v::validate_json::<ServerCapabilitiesPrompts>(value, options)
+            }
+            "ServerCapabilitiesResources" => {
+                __v::validate_json::<ServerCapabilitiesResources>(value, options)
+            }
+            "ServerCapabilitiesTools" => {
+                __v::validate_json::<ServerCapabilitiesTools>(value, options)
+            }
+            "ServerCapabilitiesTasksRequestsTools" => {
+                __v::validate_json::<
+                    ServerCapabilitiesTasksRequestsTools,
+                >(value, options)
+            }
+            "ServerCapabilitiesTasksRequests" => {
+                __v::validate_json::<ServerCapabilitiesTasksRequests>(value, options)
+            }
+            "ServerCapabilitiesTasks" => {
+                __v::validate_json::<ServerCapabilitiesTasks>(value, options)
+            }
+            "Icon" => __v::validate_json::<Icon>(value, options),
+            "IconTheme" => __v::validate_json::<IconTheme>(value, options),
+            "Icons" => __v::validate_json::<Icons>(value, options),
+            "BaseMetadata" => __v::validate_json::<BaseMetadata>(value, options),
+            "Implementation" => __v::validate_json::<Implementation>(value, options),
+            "PingRequest" => __v::validate_json::<PingRequest>(value, options),
+            "ProgressNotificationParams" => {
+                __v::validate_json::<ProgressNotificationParams>(value, options)
+            }
+            "ProgressNotification" => {
+                __v::validate_json::<ProgressNotification>(value, options)
+            }
+            "PaginatedRequestParams" => {
+                __v::validate_json::<PaginatedRequestParams>(value, options)
+            }
+            "PaginatedRequest" => __v::validate_json::<PaginatedRequest>(value, options),
+            "PaginatedResult" => __v::validate_json::<PaginatedResult>(value, options),
+            "ListResourcesRequest" => {
+                __v::validate_json::<ListResourcesRequest>(value, options)
+            }
+            "ListResourcesResult" => {
+                __v::validate_json::<ListResourcesResult>(value, options)
+            }
+            "ListResourceTemplatesRequest" => {
+                __v::validate_json::<ListResourceTemplatesRequest>(value, options)
+            }
+            "ListResourceTemplatesResult" => {
+                __v::validate_json::<ListResourceTemplatesResult>(value, options)
+            }
+            "ResourceRequestParams" => {
+                __v::validate_json::<ResourceRequestParams>(value, options)
+            }
+            "ReadResourceRequestParams" => {
+                __v::validate_json::<ReadResourceRequestParams>(value, options)
+            }
+            "ReadResourceRequest" => {
+                __v::validate_json::<ReadResourceRequest>(value, options)
+            }
+            "ReadResourceResult" => {
+                __v::validate_json::<ReadResourceResult>(value, options)
+            }
+            "ReadResourceResultContentsItem" => {
+                __v::validate_json::<ReadResourceResultContentsItem>(value, options)
+            }
+            "ResourceListChangedNotification" => {
+                __v::validate_json::<ResourceListChangedNotification>(value, options)
+            }
+            "SubscribeRequestParams" => {
+                __v::validate_json::<SubscribeRequestParams>(value, options)
+            }
+            "SubscribeRequest" => __v::validate_json::<SubscribeRequest>(value, options),
+            "UnsubscribeRequestParams" => {
+                __v::validate_json::<UnsubscribeRequestParams>(value, options)
+            }
+            "UnsubscribeRequest" => {
+                __v::validate_json::<UnsubscribeRequest>(value, options)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                __v::validate_json::<ResourceUpdatedNotificationParams>(value, options)
+            }
+            "ResourceUpdatedNotification" => {
+                __v::validate_json::<ResourceUpdatedNotification>(value, options)
+            }
+            "Resource" => __v::validate_json::<Resource>(value, options),
+            "ResourceTemplate" => __v::validate_json::<ResourceTemplate>(value, options),
+            "ResourceContents" => __v::validate_json::<ResourceContents>(value, options),
+            "TextResourceContents" => {
+                __v::validate_json::<TextResourceContents>(value, options)
+            }
+            "BlobResourceContents" => {
+                __v::validate_json::<BlobResourceContents>(value, options)
+            }
+            "ListPromptsRequest" => {
+                __v::validate_json::<ListPromptsRequest>(value, options)
+            }
+            "ListPromptsResult" => {
+                __v::validate_json::<ListPromptsResult>(value, options)
+            }
+            "GetPromptRequestParams" => {
+                __v::validate_json::<GetPromptRequestParams>(value, options)
+            }
+            "GetPromptRequest" => __v::validate_json::<GetPromptRequest>(value, options),
+            "GetPromptResult" => __v::validate_json::<GetPromptResult>(value, options),
+            "Prompt" => __v::validate_json::<Prompt>(value, options),
+            "PromptArgument" => __v::validate_json::<PromptArgument>(value, options),
+            "Role" => __v::validate_json::<Role>(value, options),
+            "PromptMessage" => __v::validate_json::<PromptMessage>(value, options),
+            "ResourceLink" => __v::validate_json::<ResourceLink>(value, options),
+            "EmbeddedResource" => __v::validate_json::<EmbeddedResource>(value, options),
+            "EmbeddedResourceResource" => {
+                __v::validate_json::<EmbeddedResourceResource>(value, options)
+            }
+            "PromptListChangedNotification" => {
+                __v::validate_json::<PromptListChangedNotification>(value, options)
+            }
+            "ListToolsRequest" => __v::validate_json::<ListToolsRequest>(value, options),
+            "ListToolsResult" => __v::validate_json::<ListToolsResult>(value, options),
+            "CallToolResult" => __v::validate_json::<CallToolResult>(value, options),
+            "CallToolRequestParams" => {
+                __v::validate_json::<CallToolRequestParams>(value, options)
+            }
+            "CallToolRequest" => __v::validate_json::<CallToolRequest>(value, options),
+            "ToolListChangedNotification" => {
+                __v::validate_json::<ToolListChangedNotification>(value, options)
+            }
+            "ToolAnnotations" => __v::validate_json::<ToolAnnotations>(value, options),
+            "ToolExecution" => __v::validate_json::<ToolExecution>(value, options),
+            "ToolExecutionTaskSupport" => {
+                __v::validate_json::<ToolExecutionTaskSupport>(value, options)
+            }
+            "Tool" => __v::validate_json::<Tool>(value, options),
+            "ToolInputSchema" => __v::validate_json::<ToolInputSchema>(value, options),
+            "ToolOutputSchema" => __v::validate_json::<ToolOutputSchema>(value, options),
+            "TaskStatus" => __v::validate_json::<TaskStatus>(value, options),
+            "TaskMetadata" => __v::validate_json::<TaskMetadata>(value, options),
+            "RelatedTaskMetadata" => {
+                __v::validate_json::<RelatedTaskMetadata>(value, options)
+            }
+            "Task" => __v::validate_json::<Task>(value, options),
+            "CreateTaskResult" => __v::validate_json::<CreateTaskResult>(value, options),
+            "GetTaskRequest" => __v::validate_json::<GetTaskRequest>(value, options),
+            "GetTaskRequestParams" => {
+                __v::validate_json::<GetTaskRequestParams>(value, options)
+            }
+            "GetTaskResult" => __v::validate_json::<GetTaskResult>(value, options),
+            "GetTaskPayloadRequest" => {
+                __v::validate_json::<GetTaskPayloadRequest>(value, options)
+            }
+            "GetTaskPayloadRequestParams" => {
+                __v::validate_json::<GetTaskPayloadRequestParams>(value, options)
+            }
+            "GetTaskPayloadResult" => {
+                __v::validate_json::<GetTaskPayloadResult>(value, options)
+            }
+            "CancelTaskRequest" => {
+                __v::validate_json::<CancelTaskRequest>(value, options)
+            }
+            "CancelTaskRequestParams" => {
+                __v::validate_json::<CancelTaskRequestParams>(value, options)
+            }
+            "CancelTaskResult" => __v::validate_json::<CancelTaskResult>(value, options),
+            "ListTasksRequest" => __v::validate_json::<ListTasksRequest>(value, options),
+            "ListTasksResult" => __v::validate_json::<ListTasksResult>(value, options),
+            "TaskStatusNotificationParams" => {
+                __v::validate_json::<TaskStatusNotificationParams>(value, options)
+            }
+            "TaskStatusNotification" => {
+                __v::validate_json::<TaskStatusNotification>(value, options)
+            }
+            "SetLevelRequestParams" => {
+                __v::validate_json::<SetLevelRequestParams>(value, options)
+            }
+            "SetLevelRequest" => __v::validate_json::<SetLevelRequest>(value, options),
+            "LoggingMessageNotificationParams" => {
+                __v::validate_json::<LoggingMessageNotificationParams>(value, options)
+            }
+            "LoggingMessageNotification" => {
+                __v::validate_json::<LoggingMessageNotification>(value, options)
+            }
+            "LoggingLevel" => __v::validate_json::<LoggingLevel>(value, options),
+            "CreateMessageRequestParams" => {
+                __v::validate_json::<CreateMessageRequestParams>(value, options)
+            }
+            "CreateMessageRequestParamsIncludeContext" => {
+                __v::validate_json::<
+                    CreateMessageRequestParamsIncludeContext,
+                >(value, options)
+            }
+            "ToolChoice" => __v::validate_json::<ToolChoice>(value, options),
+            "ToolChoiceMode" => __v::validate_json::<ToolChoiceMode>(value, options),
+            "CreateMessageRequest" => {
+                __v::validate_json::<CreateMessageRequest>(value, options)
+            }
+            "CreateMessageResult" => {
+                __v::validate_json::<CreateMessageResult>(value, options)
+            }
+            "CreateMessageResultStopReason" => {
+                __v::validate_json::<CreateMessageResultStopReason>(value, options)
+            }
+            "SamplingMessage" => __v::validate_json::<SamplingMessage>(value, options),
+            "SamplingMessageContent" => {
+                __v::validate_json::<SamplingMessageContent>(value, options)
+            }
+            "SamplingMessageContentBlock" => {
+                __v::validate_json::<SamplingMessageContentBlock>(value, options)
+            }
+            "Annotations" => __v::validate_json::<Annotations>(value, options),
+            "ContentBlock" => __v::validate_json::<ContentBlock>(value, options),
+            "TextContent" => __v::validate_json::<TextContent>(value, options),
+            "ImageContent" => __v::validate_json::<ImageContent>(value, options),
+            "AudioContent" => __v::validate_json::<AudioContent>(value, options),
+            "ToolUseContent" => __v::validate_json::<ToolUseContent>(value, options),
+            "ToolResultContent" => {
+                __v::validate_json::<ToolResultContent>(value, options)
+            }
+            "ModelPreferences" => __v::validate_json::<ModelPreferences>(value, options),
+            "ModelHint" => __v::validate_json::<ModelHint>(value, options),
+            "CompleteRequestParams" => {
+                __v::validate_json::<CompleteRequestParams>(value, options)
+            }
+            "CompleteRequestParamsRef" => {
+                __v::validate_json::<CompleteRequestParamsRef>(value, options)
+            }
+            "CompleteRequestParamsArgument" => {
+                __v::validate_json::<CompleteRequestParamsArgument>(value, options)
+            }
+            "CompleteRequestParamsContext" => {
+                __v::validate_json::<CompleteRequestParamsContext>(value, options)
+            }
+            "CompleteRequest" => __v::validate_json::<CompleteRequest>(value, options),
+            "CompleteResult" => __v::validate_json::<CompleteResult>(value, options),
+            "CompleteResultCompletion" => {
+                __v::validate_json::<CompleteResultCompletion>(value, options)
+            }
+            "ResourceTemplateReference" => {
+                __v::validate_json::<ResourceTemplateReference>(value, options)
+            }
+            "PromptReference" => __v::validate_json::<PromptReference>(value, options),
+            "ListRootsRequest" => __v::validate_json::<ListRootsRequest>(value, options),
+            "ListRootsResult" => __v::validate_json::<ListRootsResult>(value, options),
+            "Root" => __v::validate_json::<Root>(value, options),
+            "RootsListChangedNotification" => {
+                __v::validate_json::<RootsListChangedNotification>(value, options)
+            }
+            "ElicitRequestFormParams" => {
+                __v::validate_json::<ElicitRequestFormParams>(value, options)
+            }
+            "ElicitRequestFormParamsRequestedSchema" => {
+                __v::validate_json::<
+                    ElicitRequestFormParamsRequestedSchema,
+                >(value, options)
+            }
+            "ElicitRequestURLParams" => {
+                __v::validate_json::<ElicitRequestURLParams>(value, options)
+            }
+            "ElicitRequestParams" => {
+                __v::validate_json::<ElicitRequestParams>(value, options)
+            }
+            "ElicitRequest" => __v::validate_json::<ElicitRequest>(value, options),
+            "PrimitiveSchemaDefinition" => {
+                __v::validate_json::<PrimitiveSchemaDefinition>(value, options)
+            }
+            "StringSchema" => __v::validate_json::<StringSchema>(value, options),
+            "StringSchemaFormat" => {
+                __v::validate_json::<StringSchemaFormat>(value, options)
+            }
+            "NumberSchema" => __v::validate_json::<NumberSchema>(value, options),
+            "NumberSchemaType" => __v::validate_json::<NumberSchemaType>(value, options),
+            "BooleanSchema" => __v::validate_json::<BooleanSchema>(value, options),
+            "UntitledSingleSelectEnumSchema" => {
+                __v::validate_json::<UntitledSingleSelectEnumSchema>(value, options)
+            }
+            "TitledSingleSelectEnumSchema" => {
+                __v::validate_json::<TitledSingleSelectEnumSchema>(value, options)
+            }
+            "TitledSingleSelectEnumSchemaOneOfItem" => {
+                __v::validate_json::<
+                    TitledSingleSelectEnumSchemaOneOfItem,
+                >(value, options)
+            }
+            "SingleSelectEnumSchema" => {
+                __v::validate_json::<SingleSelectEnumSchema>(value, options)
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                __v::validate_json::<UntitledMultiSelectEnumSchema>(value, options)
+            }
+            "UntitledMultiSelectEnumSchemaItems" => {
+                __v::validate_json::<UntitledMultiSelectEnumSchemaItems>(value, options)
+            }
+            "TitledMultiSelectEnumSchema" => {
+                __v::validate_json::<TitledMultiSelectEnumSchema>(value, options)
+            }
+            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
+                __v::validate_json::<
+                    TitledMultiSelectEnumSchemaItemsAnyOfItem,
+                >(value, options)
+            }
+            "TitledMultiSelectEnumSchemaItems" => {
+                __v::validate_json::<TitledMultiSelectEnumSchemaItems>(value, options)
+            }
+            "MultiSelectEnumSchema" => {
+                __v::validate_json::<MultiSelectEnumSchema>(value, options)
+            }
+            "LegacyTitledEnumSchema" => {
+                __v::validate_json::<LegacyTitledEnumSchema>(value, options)
+            }
+            "EnumSchema" => __v::validate_json::<EnumSchema>(value, options),
+            "ElicitResult" => __v::validate_json::<ElicitResult>(value, options),
+            "ElicitResultAction" => {
+                __v::validate_json::<ElicitResultAction>(value, options)
+            }
+            "ElicitResultContentValue" => {
+                __v::validate_json::<ElicitResultContentValue>(value, options)
+            }
+            "ElicitationCompleteNotification" => {
+                __v::validate_json::<ElicitationCompleteNotification>(value, options)
+            }
+            "ElicitationCompleteNotificationParams" => {
+                __v::validate_json::<
+                    ElicitationCompleteNotificationParams,
+                >(value, options)
+            }
+            "ClientRequest" => __v::validate_json::<ClientRequest>(value, options),
+            "ClientNotification" => {
+                __v::validate_json::<ClientNotification>(value, options)
+            }
+            "ClientResult" => __v::validate_json::<ClientResult>(value, options),
+            "ServerRequest" => __v::validate_json::<ServerRequest>(value, options),
+            "ServerNotification" => {
+                __v::validate_json::<ServerNotification>(value, options)
+            }
+            "ServerResult" => __v::validate_json::<ServerResult>(value, options),
             _ => return None,
         },
     )

@@ -25,6 +25,38 @@ pub struct Config {
     /// Rust names for fields, keyed `Type.field`, where the snake-case name collides.
     #[serde(default)]
     pub field_names: BTreeMap<String, String>,
+    #[serde(default)]
+    pub validation: Validation,
+    /// Hand-written rules (in `generated/src/validate/`) attached to schema types.
+    #[serde(default, rename = "check")]
+    pub checks: Vec<Check>,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Validation {
+    /// The field whose keys follow the `_meta` naming rules.
+    #[serde(default)]
+    pub meta_field: Option<String>,
+    /// The rule that checks `_meta` keys, given the keys the schema declares there.
+    #[serde(default)]
+    pub meta_check: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    /// Schema type names, in every module that has them.
+    pub types: Vec<String>,
+    /// Function under `crate::validate`, called as `f(value, cx)`.
+    pub run: String,
+    /// Cargo feature the function needs.
+    #[serde(default)]
+    pub feature: Option<String>,
+    /// `validate::Options` flag that turns the rule on.
+    #[serde(default)]
+    pub option: Option<String>,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -38,6 +70,9 @@ pub struct ModuleConfig {
     pub input: String,
     /// One line for the module docs.
     pub title: String,
+    /// How messages name this schema, e.g. `2025-11-25` or `MCP Apps`; the module name if unset.
+    #[serde(default)]
+    pub label: Option<String>,
     /// Bare-module imports (`from "pkg"`) mapped to a generated module.
     #[serde(default)]
     pub imports: BTreeMap<String, String>,
@@ -62,6 +97,12 @@ pub struct FieldLiteral {
     pub field: String,
     pub value: String,
     pub reason: String,
+}
+
+impl ModuleConfig {
+    pub fn label(&self) -> &str {
+        self.label.as_deref().unwrap_or(&self.name)
+    }
 }
 
 impl Config {

@@ -12,12 +12,12 @@ use crate::ir::*;
 use crate::resolve::checks::field_rust_name;
 use crate::parse::Literal;
 
-struct Ctx<'a> {
-    space: &'a TypeSpace,
-    config: &'a Config,
-    module: &'a Module,
+pub(super) struct Ctx<'a> {
+    pub(super) space: &'a TypeSpace,
+    pub(super) config: &'a Config,
+    pub(super) module: &'a Module,
     /// Names the module's docs can link to.
-    linkable: BTreeSet<String>,
+    pub(super) linkable: BTreeSet<String>,
 }
 
 pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStream {
@@ -27,6 +27,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStrea
     }
     let cx = Ctx { space, config, module, linkable };
     let title = format!(" {}", module.title);
+    let label = config.modules.iter().find(|m| m.name == module.name).map(|m| m.label().to_string()).unwrap_or_default();
     let source = format!(" Generated from `{}` (pinned in `schema/pins.toml`).", module.source);
     let uses = module.uses.iter().map(|(m, names)| {
         let m = format_ident!("{}", m);
@@ -46,7 +47,11 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStrea
 
         #map_use
         use crate::runtime::{self as __rt, __private as __p};
+        use crate::validate as __v;
         #(#uses)*
+
+        /// How validation messages name this schema.
+        pub const SCHEMA_LABEL: &str = #label;
 
         #(#items)*
         #registry
@@ -64,7 +69,7 @@ fn number(n: &str) -> Result<i64, f64> {
     n.parse::<i64>().map_err(|_| n.parse::<f64>().unwrap_or(f64::NAN))
 }
 
-fn lit_tokens(l: &Literal) -> TokenStream {
+pub(super) fn lit_tokens(l: &Literal) -> TokenStream {
     match l {
         Literal::Str(s) => quote! { __p::Lit::Str(#s) },
         Literal::Num(n) => match number(n) {
@@ -111,7 +116,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn rust_ty(&self, ty: &Ty) -> TokenStream {
+    pub(super) fn rust_ty(&self, ty: &Ty) -> TokenStream {
         match ty {
             Ty::String => quote! { String },
             Ty::Integer => quote! { i64 },
@@ -148,9 +153,21 @@ impl<'a> Ctx<'a> {
             }
         }
         match &item.kind {
-            ItemKind::Struct(s) => self.structure(item, s, lines),
-            ItemKind::StringEnum(e) => self.string_enum(item, e, lines),
-            ItemKind::Union(u) => self.union(item, u, lines),
+            ItemKind::Struct(s) => {
+                let code = self.structure(item, s, lines);
+                let check = self.validate_struct(item, s);
+                quote! { #code #check }
+            }
+            ItemKind::StringEnum(e) => {
+                let code = self.string_enum(item, e, lines);
+                let check = self.validate_enum(item, e);
+                quote! { #code #check }
+            }
+            ItemKind::Union(u) => {
+                let code = self.union(item, u, lines);
+                let check = self.validate_union(item, u);
+                quote! { #code #check }
+            }
             ItemKind::Alias(ty) => {
                 let name = type_ident(&item.name);
                 let ty = self.rust_ty(ty);
@@ -199,7 +216,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The Rust type of a field or variant of `owner`, boxed where it would otherwise contain `owner` itself.
-    fn member_ty(&self, owner: &str, ty: &Ty) -> TokenStream {
+    pub(super) fn member_ty(&self, owner: &str, ty: &Ty) -> TokenStream {
         let t = self.rust_ty(ty);
         let me = TypeRef { module: self.module.name.clone(), name: owner.to_string() };
         if self.contains_by_value(ty, &me, &mut BTreeSet::new()) {
@@ -762,7 +779,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// What a variant needs, for error messages: `CallToolResult (needs `content`)`.
-    fn shape_hint(&self, ty: &Ty, name: &str) -> String {
+    pub(super) fn shape_hint(&self, ty: &Ty, name: &str) -> String {
         if let Some((_, s)) = self.space.struct_of(ty) {
             let req: Vec<String> = s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| match &f.literal {
                 Some(l) => format!("`{}`: {}", f.name, l.describe()),
@@ -824,6 +841,7 @@ impl<'a> Ctx<'a> {
     /// Typed reading by schema name, for tools that choose the type at run time.
     fn dynamic(&self) -> TokenStream {
         let mut arms = Vec::new();
+        let mut varms = Vec::new();
         let mut names = Vec::new();
         let mut unions = Vec::new();
         for item in &self.module.items {
@@ -840,6 +858,7 @@ impl<'a> Ctx<'a> {
             };
             names.push(quote! { (#n, #kind) });
             arms.push(quote! { #n => go::<#t>(json), });
+            varms.push(quote! { #n => __v::validate_json::<#t>(value, options), });
             if let ItemKind::Union(_) = &item.kind {
                 let mut leaves = BTreeSet::new();
                 self.leaves(&Ty::Named(TypeRef { module: self.module.name.clone(), name: n.clone() }), &mut leaves, 0);
@@ -867,6 +886,14 @@ impl<'a> Ctx<'a> {
                 }
                 Some(match type_name {
                     #(#arms)*
+                    _ => return None,
+                })
+            }
+
+            /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+            pub fn validate_json_as(type_name: &str, value: &serde_json::Value, options: &__v::Options) -> Option<__v::Report> {
+                Some(match type_name {
+                    #(#varms)*
                     _ => return None,
                 })
             }

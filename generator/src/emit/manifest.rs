@@ -22,6 +22,7 @@ pub fn lib_rs(space: &TypeSpace) -> TokenStream {
         #![forbid(unsafe_code)]
 
         pub mod runtime;
+        pub mod validate;
         #(#mods)*
     }
 }
@@ -60,6 +61,7 @@ name = "mcp_schema"
 [dependencies]
 serde = {{ workspace = true }}
 serde_json = {{ workspace = true }}
+base64 = "0.22"
 
 [features]
 {features}

@@ -12,6 +12,52 @@ pub const EXTRA_FIELD: &str = "extra";
 /// The variant that keeps unknown tags on tagged unions.
 pub const UNKNOWN_VARIANT: &str = "Unknown";
 
+/// The `@format`s validation knows.
+pub const FORMATS: &[&str] = &["uri", "uri-template", "byte"];
+
+/// JSDoc constraints must be ones validation can apply.
+pub fn constraints(space: &TypeSpace, diags: &mut Diagnostics) {
+    for m in &space.modules {
+        for item in &m.items {
+            let ItemKind::Struct(s) = &item.kind else { continue };
+            for f in &s.fields {
+                for (tag, value) in &f.doc.tags {
+                    let value = value.trim();
+                    let problem = match tag.as_str() {
+                        "minimum" | "maximum" if value.parse::<f64>().is_err() => Some(format!("`@{tag} {value}` is not a number")),
+                        "maxItems" if value.parse::<usize>().is_err() => Some(format!("`@maxItems {value}` is not a count")),
+                        "format" if !FORMATS.contains(&value) => Some(format!("`@format {value}` is not supported (known: {})", FORMATS.join(", "))),
+                        _ => None,
+                    };
+                    if let Some(p) = problem {
+                        diags.push(Diagnostic::new(&f.location, format!("field `{}` of `{}`: {p}", f.name, item.name)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every configured rule names types that exist and a function path that parses.
+pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnostics) {
+    let at = crate::diagnostics::Location { file: "schema/codegen.toml".into(), ..Default::default() };
+    for c in &config.checks {
+        if syn::parse_str::<syn::Path>(&c.run).is_err() {
+            diags.push(Diagnostic::new(&at, format!("check `{}` is not a Rust path", c.run)));
+        }
+        for t in &c.types {
+            if !space.modules.iter().any(|m| m.items.iter().any(|i| &i.name == t)) {
+                diags.push(Diagnostic::new(&at, format!("check `{}` names type `{t}`, which no module has", c.run)));
+            }
+        }
+    }
+    if let Some(run) = &config.validation.meta_check {
+        if syn::parse_str::<syn::Path>(run).is_err() {
+            diags.push(Diagnostic::new(&at, format!("meta_check `{run}` is not a Rust path")));
+        }
+    }
+}
+
 pub fn names(space: &TypeSpace, config: &Config, diags: &mut Diagnostics) {
     for m in &space.modules {
         for item in &m.items {

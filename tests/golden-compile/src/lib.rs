@@ -9,6 +9,10 @@ pub mod runtime {
     pub use mcp_schema::runtime::*;
 }
 
+pub mod validate {
+    pub use mcp_schema::validate::*;
+}
+
 #[path = "../../goldens/bindings/expected.rs"]
 pub mod bindings;
 #[path = "../../goldens/docs_and_tags/expected.rs"]

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "bindings";
 /// Bound in config to a fixed Rust type instead of being generated.
 pub type AnyJson = serde_json::Value;
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +89,28 @@ impl __p::Shape for Envelope {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["body"], &[])
+    }
+}
+impl __v::Validate for Envelope {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Envelope") else { return };
+        cx.required(o, &["body"], "Envelope");
+        if let Some(x) = o.get("body") {
+            cx.key(
+                "body",
+                |cx| {
+                    <AnyJson as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("extras") {
+            cx.key(
+                "extras",
+                |cx| {
+                    <Vec<AnyJson> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

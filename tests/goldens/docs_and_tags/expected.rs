@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "docs_and_tags";
 /// A point on a map, as a client reports it.
 ///
 /// Pair it with [`Marker`] to draw it, or see `Missing` for nothing.
@@ -131,6 +134,56 @@ impl __p::Shape for Position {
         __p::fits_object(v, &["latitude"], &[])
     }
 }
+impl __v::Validate for Position {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Position") else { return };
+        cx.required(o, &["latitude"], "Position");
+        if let Some(x) = o.get("latitude") {
+            cx.key(
+                "latitude",
+                |cx| {
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
+                    cx.minimum(x, -90f64);
+                    cx.maximum(x, 90f64);
+                },
+            );
+        }
+        if let Some(x) = o.get("tiles") {
+            cx.key(
+                "tiles",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                    cx.format(x, "uri");
+                },
+            );
+        }
+        if let Some(x) = o.get("trail") {
+            cx.key(
+                "trail",
+                |cx| {
+                    <Vec<i64> as __v::Validate>::validate_json(x, cx);
+                    cx.max_items(x, 8usize);
+                },
+            );
+        }
+        if let Some(x) = o.get("title") {
+            cx.key(
+                "title",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("elevation") {
+            cx.key(
+                "elevation",
+                |cx| {
+                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A pin drawn at a [`position`](Position).
 ///
 /// Marked `@internal` in the schema.
@@ -212,6 +265,28 @@ impl __p::Shape for Marker {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["at", "label"], &[])
+    }
+}
+impl __v::Validate for Marker {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Marker") else { return };
+        cx.required(o, &["at", "label"], "Marker");
+        if let Some(x) = o.get("at") {
+            cx.key(
+                "at",
+                |cx| {
+                    <Position as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("label") {
+            cx.key(
+                "label",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 #[deprecated = "deprecated in the schema"]

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "extends_many";
 /// Something with a name.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Named {
@@ -75,6 +78,20 @@ impl __p::Shape for Named {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for Named {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Named") else { return };
+        cx.required(o, &["name"], "Named");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Something that can be switched off.
@@ -151,6 +168,20 @@ impl __p::Shape for Toggle {
         __p::fits_object(v, &[], &[])
     }
 }
+impl __v::Validate for Toggle {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Toggle") else { return };
+        cx.required(o, &[], "Toggle");
+        if let Some(x) = o.get("enabled") {
+            cx.key(
+                "enabled",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Has a colour; the colour wins over `Named` if both define it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Coloured {
@@ -221,6 +252,20 @@ impl __p::Shape for Coloured {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["colour"], &[])
+    }
+}
+impl __v::Validate for Coloured {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Coloured") else { return };
+        cx.required(o, &["colour"], "Coloured");
+        if let Some(x) = o.get("colour") {
+            cx.key(
+                "colour",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A lamp: every base's fields, then its own.
@@ -315,6 +360,44 @@ impl __p::Shape for Lamp {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "colour", "watts"], &[])
+    }
+}
+impl __v::Validate for Lamp {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Lamp") else { return };
+        cx.required(o, &["name", "colour", "watts"], "Lamp");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("enabled") {
+            cx.key(
+                "enabled",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("colour") {
+            cx.key(
+                "colour",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("watts") {
+            cx.key(
+                "watts",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "extends_omit";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Parcel {
     pub sender: String,
@@ -98,6 +101,44 @@ impl __p::Shape for Parcel {
         __p::fits_object(v, &["sender", "recipient", "weight"], &[])
     }
 }
+impl __v::Validate for Parcel {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Parcel") else { return };
+        cx.required(o, &["sender", "recipient", "weight"], "Parcel");
+        if let Some(x) = o.get("sender") {
+            cx.key(
+                "sender",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("recipient") {
+            cx.key(
+                "recipient",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("weight") {
+            cx.key(
+                "weight",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("fragile") {
+            cx.key(
+                "fragile",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// A parcel without its addresses, for weighing only.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Sample {
@@ -184,6 +225,36 @@ impl __p::Shape for Sample {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["weight", "scale"], &[])
+    }
+}
+impl __v::Validate for Sample {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Sample") else { return };
+        cx.required(o, &["weight", "scale"], "Sample");
+        if let Some(x) = o.get("weight") {
+            cx.key(
+                "weight",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("fragile") {
+            cx.key(
+                "fragile",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("scale") {
+            cx.key(
+                "scale",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "field_literal";
 ///
 /// Always carries `"stage": "final"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -86,6 +89,28 @@ impl __p::Shape for Verdict {
             &["stage", "score"],
             &[("stage", true, __p::Lit::Str("final"))],
         )
+    }
+}
+impl __v::Validate for Verdict {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Verdict") else { return };
+        cx.required(o, &["stage", "score"], "Verdict");
+        if let Some(x) = o.get("stage") {
+            cx.key(
+                "stage",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("final"));
+                },
+            );
+        }
+        if let Some(x) = o.get("score") {
+            cx.key(
+                "score",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "field_override";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Shape {
     pub kind: String,
@@ -93,6 +96,36 @@ impl __p::Shape for Shape {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["kind"], &[])
+    }
+}
+impl __v::Validate for Shape {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Shape") else { return };
+        cx.required(o, &["kind"], "Shape");
+        if let Some(x) = o.get("kind") {
+            cx.key(
+                "kind",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("corners") {
+            cx.key(
+                "corners",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("colour") {
+            cx.key(
+                "colour",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A triangle narrows `kind` to a literal and makes `corners` required.
@@ -192,6 +225,36 @@ impl __p::Shape for Triangle {
             &["kind", "corners"],
             &[("kind", true, __p::Lit::Str("triangle"))],
         )
+    }
+}
+impl __v::Validate for Triangle {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Triangle") else { return };
+        cx.required(o, &["kind", "corners"], "Triangle");
+        if let Some(x) = o.get("kind") {
+            cx.key(
+                "kind",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("triangle"));
+                },
+            );
+        }
+        if let Some(x) = o.get("corners") {
+            cx.key(
+                "corners",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("colour") {
+            cx.key(
+                "colour",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "float_literal_field";
 ///
 /// Always carries `"version": 2.5`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -91,6 +94,28 @@ impl __p::Shape for Versioned {
             &["version", "body"],
             &[("version", true, __p::Lit::Float(2.5f64))],
         )
+    }
+}
+impl __v::Validate for Versioned {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Versioned") else { return };
+        cx.required(o, &["version", "body"], "Versioned");
+        if let Some(x) = o.get("version") {
+            cx.key(
+                "version",
+                |cx| {
+                    cx.literal(x, __p::Lit::Float(2.5f64));
+                },
+            );
+        }
+        if let Some(x) = o.get("body") {
+            cx.key(
+                "body",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

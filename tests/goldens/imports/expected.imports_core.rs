@@ -5,6 +5,9 @@
 //! Generated from `core.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "imports_core";
 /// A thing the core module defines.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Widget {
@@ -87,6 +90,28 @@ impl __p::Shape for Widget {
         __p::fits_object(v, &["id"], &[])
     }
 }
+impl __v::Validate for Widget {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Widget") else { return };
+        cx.required(o, &["id"], "Widget");
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Colour {
     /// `"red"`
@@ -154,6 +179,31 @@ impl __p::Shape for Colour {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for Colour {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}", "Colour",
+                            SCHEMA_LABEL, "\"red\", \"green\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!("expected a {} string, found {}", "Colour", __v::describe(v)),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

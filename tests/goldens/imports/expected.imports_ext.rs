@@ -5,7 +5,10 @@
 //! Generated from `extension.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
 pub use crate::imports_core::{Colour, Widget};
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "imports_ext";
 /// An extension type that embeds and extends core types.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FancyWidget {
@@ -100,6 +103,44 @@ impl __p::Shape for FancyWidget {
         __p::fits_object(v, &["id", "hue", "sparkle"], &[])
     }
 }
+impl __v::Validate for FancyWidget {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "FancyWidget") else { return };
+        cx.required(o, &["id", "hue", "sparkle"], "FancyWidget");
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("hue") {
+            cx.key(
+                "hue",
+                |cx| {
+                    <crate::imports_core::Colour as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("sparkle") {
+            cx.key(
+                "sparkle",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Shelf {
     pub widgets: Vec<crate::imports_core::Widget>,
@@ -174,6 +215,22 @@ impl __p::Shape for Shelf {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["widgets"], &[])
+    }
+}
+impl __v::Validate for Shelf {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Shelf") else { return };
+        cx.required(o, &["widgets"], "Shelf");
+        if let Some(x) = o.get("widgets") {
+            cx.key(
+                "widgets",
+                |cx| {
+                    <Vec<
+                        crate::imports_core::Widget,
+                    > as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

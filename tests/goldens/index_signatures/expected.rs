@@ -6,6 +6,9 @@
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "index_signatures";
 /// Anything goes beside `id`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Loose {
@@ -78,6 +81,20 @@ impl __p::Shape for Loose {
         __p::fits_object(v, &["id"], &[])
     }
 }
+impl __v::Validate for Loose {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Loose") else { return };
+        cx.required(o, &["id"], "Loose");
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Every other key holds a count.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Counts {
@@ -148,6 +165,25 @@ impl __p::Shape for Counts {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["total"], &[])
+    }
+}
+impl __v::Validate for Counts {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Counts") else { return };
+        cx.required(o, &["total"], "Counts");
+        if let Some(x) = o.get("total") {
+            cx.key(
+                "total",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        for (k, x) in o {
+            if !["total"].contains(&k.as_str()) {
+                cx.key(k, |cx| <i64 as __v::Validate>::validate_json(x, cx));
+            }
+        }
     }
 }
 /// Only extra keys: a map from label to colour.
@@ -233,6 +269,28 @@ impl __p::Shape for Holder {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["settings"], &[])
+    }
+}
+impl __v::Validate for Holder {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Holder") else { return };
+        cx.required(o, &["settings"], "Holder");
+        if let Some(x) = o.get("settings") {
+            cx.key(
+                "settings",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("weights") {
+            cx.key(
+                "weights",
+                |cx| {
+                    <BTreeMap<String, i64> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

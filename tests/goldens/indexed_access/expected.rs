@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "indexed_access";
 ///
 /// Always carries `"method": "garden/water"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -91,6 +94,28 @@ impl __p::Shape for WaterOrder {
             &["method", "litres"],
             &[("method", true, __p::Lit::Str("garden/water"))],
         )
+    }
+}
+impl __v::Validate for WaterOrder {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "WaterOrder") else { return };
+        cx.required(o, &["method", "litres"], "WaterOrder");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("garden/water"));
+                },
+            );
+        }
+        if let Some(x) = o.get("litres") {
+            cx.key(
+                "litres",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The method name, reused without repeating it.
@@ -183,6 +208,28 @@ impl __p::Shape for WaterLog {
             &["method", "when"],
             &[("method", true, __p::Lit::Str("garden/water"))],
         )
+    }
+}
+impl __v::Validate for WaterLog {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "WaterLog") else { return };
+        cx.required(o, &["method", "when"], "WaterLog");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("garden/water"));
+                },
+            );
+        }
+        if let Some(x) = o.get("when") {
+            cx.key(
+                "when",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "inline_names";
 /// Two inline types would both be called `CrateLid`; config renames one.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Crate {
@@ -75,6 +78,20 @@ impl __p::Shape for Crate {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["lid"], &[])
+    }
+}
+impl __v::Validate for Crate {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Crate") else { return };
+        cx.required(o, &["lid"], "Crate");
+        if let Some(x) = o.get("lid") {
+            cx.key(
+                "lid",
+                |cx| {
+                    <CrateLidShape as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`Crate`]`.lid`.
@@ -149,6 +166,20 @@ impl __p::Shape for CrateLidShape {
         __p::fits_object(v, &["hinged"], &[])
     }
 }
+impl __v::Validate for CrateLidShape {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CrateLidShape") else { return };
+        cx.required(o, &["hinged"], "CrateLidShape");
+        if let Some(x) = o.get("hinged") {
+            cx.key(
+                "hinged",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CrateLid {
     pub colour: String,
@@ -218,6 +249,20 @@ impl __p::Shape for CrateLid {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["colour"], &[])
+    }
+}
+impl __v::Validate for CrateLid {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CrateLid") else { return };
+        cx.required(o, &["colour"], "CrateLid");
+        if let Some(x) = o.get("colour") {
+            cx.key(
+                "colour",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "inline_objects";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Circle {
     pub radius: i64,
@@ -76,6 +79,20 @@ impl __p::Shape for Circle {
         __p::fits_object(v, &["radius"], &[])
     }
 }
+impl __v::Validate for Circle {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Circle") else { return };
+        cx.required(o, &["radius"], "Circle");
+        if let Some(x) = o.get("radius") {
+            cx.key(
+                "radius",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Square {
     pub side: i64,
@@ -145,6 +162,20 @@ impl __p::Shape for Square {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["side"], &[])
+    }
+}
+impl __v::Validate for Square {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Square") else { return };
+        cx.required(o, &["side"], "Square");
+        if let Some(x) = o.get("side") {
+            cx.key(
+                "side",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -237,6 +268,36 @@ impl __p::Shape for Drawing {
         __p::fits_object(v, &["canvas", "shapes"], &[])
     }
 }
+impl __v::Validate for Drawing {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Drawing") else { return };
+        cx.required(o, &["canvas", "shapes"], "Drawing");
+        if let Some(x) = o.get("canvas") {
+            cx.key(
+                "canvas",
+                |cx| {
+                    <DrawingCanvas as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("shapes") {
+            cx.key(
+                "shapes",
+                |cx| {
+                    <Vec<DrawingShapesItem> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("layers") {
+            cx.key(
+                "layers",
+                |cx| {
+                    <Vec<DrawingLayersItem> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`Drawing`]`.canvas.margin`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DrawingCanvasMargin {
@@ -320,6 +381,28 @@ impl __p::Shape for DrawingCanvasMargin {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["x", "y"], &[])
+    }
+}
+impl __v::Validate for DrawingCanvasMargin {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "DrawingCanvasMargin") else { return };
+        cx.required(o, &["x", "y"], "DrawingCanvasMargin");
+        if let Some(x) = o.get("x") {
+            cx.key(
+                "x",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("y") {
+            cx.key(
+                "y",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`Drawing`]`.canvas`.
@@ -411,6 +494,36 @@ impl __p::Shape for DrawingCanvas {
         __p::fits_object(v, &["width", "height"], &[])
     }
 }
+impl __v::Validate for DrawingCanvas {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "DrawingCanvas") else { return };
+        cx.required(o, &["width", "height"], "DrawingCanvas");
+        if let Some(x) = o.get("width") {
+            cx.key(
+                "width",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("height") {
+            cx.key(
+                "height",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("margin") {
+            cx.key(
+                "margin",
+                |cx| {
+                    <DrawingCanvasMargin as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`Drawing`]`.shapes[]`.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -471,6 +584,22 @@ impl<'de> serde::Deserialize<'de> for DrawingShapesItem {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of DrawingShapesItem matches this value; expected Circle (with `radius`); Square (with `side`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for DrawingShapesItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<Circle as __p::Shape>::score(v), <Square as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <Circle as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <Square as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of DrawingShapesItem; expected Circle (with `radius`); Square (with `side`)",
                 )
             }
         }
@@ -558,6 +687,28 @@ impl __p::Shape for DrawingLayersItem {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for DrawingLayersItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "DrawingLayersItem") else { return };
+        cx.required(o, &["name"], "DrawingLayersItem");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("hidden") {
+            cx.key(
+                "hidden",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

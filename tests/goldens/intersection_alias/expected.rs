@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "intersection_alias";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Timestamps {
     pub created: String,
@@ -86,6 +89,28 @@ impl __p::Shape for Timestamps {
         __p::fits_object(v, &["created"], &[])
     }
 }
+impl __v::Validate for Timestamps {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Timestamps") else { return };
+        cx.required(o, &["created"], "Timestamps");
+        if let Some(x) = o.get("created") {
+            cx.key(
+                "created",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("updated") {
+            cx.key(
+                "updated",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Owner {
     pub owner: String,
@@ -155,6 +180,20 @@ impl __p::Shape for Owner {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["owner"], &[])
+    }
+}
+impl __v::Validate for Owner {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Owner") else { return };
+        cx.required(o, &["owner"], "Owner");
+        if let Some(x) = o.get("owner") {
+            cx.key(
+                "owner",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// A note carries both, plus its text.
@@ -249,6 +288,44 @@ impl __p::Shape for Note {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["created", "owner", "text"], &[])
+    }
+}
+impl __v::Validate for Note {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Note") else { return };
+        cx.required(o, &["created", "owner", "text"], "Note");
+        if let Some(x) = o.get("created") {
+            cx.key(
+                "created",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("updated") {
+            cx.key(
+                "updated",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("owner") {
+            cx.key(
+                "owner",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("text") {
+            cx.key(
+                "text",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "intersection_error_field";
 pub const OUT_OF_STOCK: i64 = -32050i64;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Error {
@@ -93,6 +96,36 @@ impl __p::Shape for Error {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
+impl __v::Validate for Error {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Error") else { return };
+        cx.required(o, &["code", "message"], "Error");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Sent when an order cannot be filled.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OrderFailed {
@@ -171,6 +204,28 @@ impl __p::Shape for OrderFailed {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["id", "error"], &[])
+    }
+}
+impl __v::Validate for OrderFailed {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "OrderFailed") else { return };
+        cx.required(o, &["id", "error"], "OrderFailed");
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("error") {
+            cx.key(
+                "error",
+                |cx| {
+                    <OrderFailedError as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`OrderFailed`]`.error.data`.
@@ -259,6 +314,28 @@ impl __p::Shape for OrderFailedErrorData {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["item"], &[])
+    }
+}
+impl __v::Validate for OrderFailedErrorData {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "OrderFailedErrorData") else { return };
+        cx.required(o, &["item"], "OrderFailedErrorData");
+        if let Some(x) = o.get("item") {
+            cx.key(
+                "item",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("restock") {
+            cx.key(
+                "restock",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`OrderFailed`]`.error`.
@@ -351,6 +428,36 @@ impl __p::Shape for OrderFailedError {
             &["code", "message", "data"],
             &[("code", true, __p::Lit::Int(-32050i64))],
         )
+    }
+}
+impl __v::Validate for OrderFailedError {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "OrderFailedError") else { return };
+        cx.required(o, &["code", "message", "data"], "OrderFailedError");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-32050i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("message") {
+            cx.key(
+                "message",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("data") {
+            cx.key(
+                "data",
+                |cx| {
+                    <OrderFailedErrorData as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

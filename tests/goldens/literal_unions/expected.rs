@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "literal_unions";
 /// Closed: only these three.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Size {
@@ -79,6 +82,31 @@ impl __p::Shape for Size {
             })
     }
 }
+impl __v::Validate for Size {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}", "Size",
+                            SCHEMA_LABEL, "\"small\", \"medium\", \"large\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!("expected a {} string, found {}", "Size", __v::describe(v)),
+                )
+            }
+        }
+        let _ = &cx;
+    }
+}
 /// Open: these are known, any other string is allowed too.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Flavour {
@@ -151,6 +179,24 @@ impl __p::Shape for Flavour {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for Flavour {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "Flavour", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -241,6 +287,36 @@ impl __p::Shape for Cone {
         __p::fits_object(v, &["size", "wrap"], &[])
     }
 }
+impl __v::Validate for Cone {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Cone") else { return };
+        cx.required(o, &["size", "wrap"], "Cone");
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <Size as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("flavour") {
+            cx.key(
+                "flavour",
+                |cx| {
+                    <Flavour as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("wrap") {
+            cx.key(
+                "wrap",
+                |cx| {
+                    <ConeWrap as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`Cone`]`.wrap`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ConeWrap {
@@ -309,6 +385,33 @@ impl __p::Shape for ConeWrap {
                     0
                 }
             })
+    }
+}
+impl __v::Validate for ConeWrap {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "ConeWrap", SCHEMA_LABEL, "\"paper\", \"foil\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "ConeWrap", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

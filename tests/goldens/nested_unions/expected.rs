@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "nested_unions";
 ///
 /// Always carries `"kind": "apple"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -88,6 +91,28 @@ impl __p::Shape for Apple {
         )
     }
 }
+impl __v::Validate for Apple {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Apple") else { return };
+        cx.required(o, &["kind", "crisp"], "Apple");
+        if let Some(x) = o.get("kind") {
+            cx.key(
+                "kind",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("apple"));
+                },
+            );
+        }
+        if let Some(x) = o.get("crisp") {
+            cx.key(
+                "crisp",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 ///
 /// Always carries `"kind": "pear"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -153,6 +178,20 @@ impl __p::Shape for Pear {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["kind"], &[("kind", true, __p::Lit::Str("pear"))])
+    }
+}
+impl __v::Validate for Pear {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Pear") else { return };
+        cx.required(o, &["kind"], "Pear");
+        if let Some(x) = o.get("kind") {
+            cx.key(
+                "kind",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("pear"));
+                },
+            );
+        }
     }
 }
 ///
@@ -236,6 +275,28 @@ impl __p::Shape for Carrot {
             &["kind", "length"],
             &[("kind", true, __p::Lit::Str("carrot"))],
         )
+    }
+}
+impl __v::Validate for Carrot {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Carrot") else { return };
+        cx.required(o, &["kind", "length"], "Carrot");
+        if let Some(x) = o.get("kind") {
+            cx.key(
+                "kind",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("carrot"));
+                },
+            );
+        }
+        if let Some(x) = o.get("length") {
+            cx.key(
+                "length",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -332,6 +393,28 @@ impl<'de> serde::Deserialize<'de> for Fruit {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, Fruit>(d)
+    }
+}
+impl __v::Validate for Fruit {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Fruit") else { return };
+        match o.get("kind").map(serde_json::Value::as_str) {
+            Some(Some("apple")) => <Apple as __v::Validate>::validate_json(v, cx),
+            Some(Some("pear")) => <Pear as __v::Validate>::validate_json(v, cx),
+            Some(Some(other)) => {
+                cx.key(
+                    "kind",
+                    |cx| cx.unknown_variant("kind", other, "Fruit", SCHEMA_LABEL),
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "kind",
+                    |cx| cx.error("type", format!("`{}` must be a string", "kind")),
+                )
+            }
+            None => cx.required(o, &["kind"], "Fruit"),
+        }
     }
 }
 /// A union of a union and a struct; `kind` decides through both levels.
@@ -437,6 +520,29 @@ impl<'de> serde::Deserialize<'de> for Produce {
         __p::deserialize_tagged::<D, Produce>(d)
     }
 }
+impl __v::Validate for Produce {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Produce") else { return };
+        match o.get("kind").map(serde_json::Value::as_str) {
+            Some(Some("apple")) => <Fruit as __v::Validate>::validate_json(v, cx),
+            Some(Some("pear")) => <Fruit as __v::Validate>::validate_json(v, cx),
+            Some(Some("carrot")) => <Carrot as __v::Validate>::validate_json(v, cx),
+            Some(Some(other)) => {
+                cx.key(
+                    "kind",
+                    |cx| cx.unknown_variant("kind", other, "Produce", SCHEMA_LABEL),
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "kind",
+                    |cx| cx.error("type", format!("`{}` must be a string", "kind")),
+                )
+            }
+            None => cx.required(o, &["kind"], "Produce"),
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Basket {
     pub items: Vec<Produce>,
@@ -506,6 +612,20 @@ impl __p::Shape for Basket {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["items"], &[])
+    }
+}
+impl __v::Validate for Basket {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Basket") else { return };
+        cx.required(o, &["items"], "Basket");
+        if let Some(x) = o.get("items") {
+            cx.key(
+                "items",
+                |cx| {
+                    <Vec<Produce> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "never_and_null";
 ///
 /// The schema types `error` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,6 +97,39 @@ impl __p::Shape for Answer {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["value", "parent"], &[])
+    }
+}
+impl __v::Validate for Answer {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Answer") else { return };
+        cx.required(o, &["value", "parent"], "Answer");
+        if let Some(x) = o.get("value") {
+            cx.key(
+                "value",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if o.contains_key("error") {
+            cx.key("error", |cx| cx.never("`error` is typed `never` in Answer"));
+        }
+        if let Some(x) = o.get("comment") {
+            cx.key(
+                "comment",
+                |cx| {
+                    <__rt::Nullable<String> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("parent") {
+            cx.key(
+                "parent",
+                |cx| {
+                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 pub type MaybeAnswer = __rt::Nullable<Answer>;

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "number_literals";
 /// Written in hexadecimal.
 pub const MASK: i64 = 255i64;
 /// Written with a separator.
@@ -96,6 +99,28 @@ impl __p::Shape for Frame {
             &["marker", "size"],
             &[("marker", true, __p::Lit::Int(127i64))],
         )
+    }
+}
+impl __v::Validate for Frame {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Frame") else { return };
+        cx.required(o, &["marker", "size"], "Frame");
+        if let Some(x) = o.get("marker") {
+            cx.key(
+                "marker",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(127i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("size") {
+            cx.key(
+                "size",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

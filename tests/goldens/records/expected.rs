@@ -6,6 +6,9 @@
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "records";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Seat {
     pub row: i64,
@@ -75,6 +78,20 @@ impl __p::Shape for Seat {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["row"], &[])
+    }
+}
+impl __v::Validate for Seat {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Seat") else { return };
+        cx.required(o, &["row"], "Seat");
+        if let Some(x) = o.get("row") {
+            cx.key(
+                "row",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -167,6 +184,36 @@ impl __p::Shape for Theatre {
         __p::fits_object(v, &["seats", "sides"], &[])
     }
 }
+impl __v::Validate for Theatre {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Theatre") else { return };
+        cx.required(o, &["seats", "sides"], "Theatre");
+        if let Some(x) = o.get("seats") {
+            cx.key(
+                "seats",
+                |cx| {
+                    <BTreeMap<String, Seat> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("notes") {
+            cx.key(
+                "notes",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("sides") {
+            cx.key(
+                "sides",
+                |cx| {
+                    <TheatreSides as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`Theatre`]`.sides`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TheatreSides {
@@ -249,6 +296,28 @@ impl __p::Shape for TheatreSides {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+}
+impl __v::Validate for TheatreSides {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TheatreSides") else { return };
+        cx.required(o, &[], "TheatreSides");
+        if let Some(x) = o.get("left") {
+            cx.key(
+                "left",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("right") {
+            cx.key(
+                "right",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Opening hours keyed by day name.

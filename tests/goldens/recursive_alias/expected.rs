@@ -6,6 +6,9 @@
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "recursive_alias";
 /// Any value that JSON can hold, spelled out.
 ///
 /// Read by the JSON kind of the value.
@@ -195,6 +198,35 @@ impl<'de> serde::Deserialize<'de> for Json {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for Json {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <String as __p::Shape>::score(v),
+                <i64 as __p::Shape>::score(v),
+                <bool as __p::Shape>::score(v),
+                <Vec<Json> as __p::Shape>::score(v),
+                <BTreeMap<String, Json> as __p::Shape>::score(v),
+                <() as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <Vec<Json> as __v::Validate>::validate_json(v, cx),
+            Some(4usize) => {
+                <BTreeMap<String, Json> as __v::Validate>::validate_json(v, cx)
+            }
+            Some(5usize) => <() as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of Json; expected String (string); Integer (integer); Boolean (boolean); JsonArray (array); JsonMap (object); Null (null)",
+                )
+            }
+        }
+    }
+}
 /// A tree whose children are trees.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tree {
@@ -283,6 +315,36 @@ impl __p::Shape for Tree {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["label"], &[])
+    }
+}
+impl __v::Validate for Tree {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Tree") else { return };
+        cx.required(o, &["label"], "Tree");
+        if let Some(x) = o.get("label") {
+            cx.key(
+                "label",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("children") {
+            cx.key(
+                "children",
+                |cx| {
+                    <Vec<Tree> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("payload") {
+            cx.key(
+                "payload",
+                |cx| {
+                    <Json as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "recursive_struct";
 /// A category may sit under another one.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Category {
@@ -88,6 +91,28 @@ impl __p::Shape for Category {
         __p::fits_object(v, &["name"], &[])
     }
 }
+impl __v::Validate for Category {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Category") else { return };
+        cx.required(o, &["name"], "Category");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("parent") {
+            cx.key(
+                "parent",
+                |cx| {
+                    <Box<Category> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 ///
 /// Always carries `"kind": "num"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -165,6 +190,28 @@ impl __p::Shape for Num {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["kind", "value"], &[("kind", true, __p::Lit::Str("num"))])
+    }
+}
+impl __v::Validate for Num {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Num") else { return };
+        cx.required(o, &["kind", "value"], "Num");
+        if let Some(x) = o.get("kind") {
+            cx.key(
+                "kind",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("num"));
+                },
+            );
+        }
+        if let Some(x) = o.get("value") {
+            cx.key(
+                "value",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Recursion through a union: a sum of two expressions.
@@ -257,6 +304,36 @@ impl __p::Shape for Sum {
             &["kind", "left", "right"],
             &[("kind", true, __p::Lit::Str("sum"))],
         )
+    }
+}
+impl __v::Validate for Sum {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Sum") else { return };
+        cx.required(o, &["kind", "left", "right"], "Sum");
+        if let Some(x) = o.get("kind") {
+            cx.key(
+                "kind",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("sum"));
+                },
+            );
+        }
+        if let Some(x) = o.get("left") {
+            cx.key(
+                "left",
+                |cx| {
+                    <Box<Expr> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("right") {
+            cx.key(
+                "right",
+                |cx| {
+                    <Box<Expr> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -353,6 +430,28 @@ impl<'de> serde::Deserialize<'de> for Expr {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, Expr>(d)
+    }
+}
+impl __v::Validate for Expr {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Expr") else { return };
+        match o.get("kind").map(serde_json::Value::as_str) {
+            Some(Some("num")) => <Num as __v::Validate>::validate_json(v, cx),
+            Some(Some("sum")) => <Box<Sum> as __v::Validate>::validate_json(v, cx),
+            Some(Some(other)) => {
+                cx.key(
+                    "kind",
+                    |cx| cx.unknown_variant("kind", other, "Expr", SCHEMA_LABEL),
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "kind",
+                    |cx| cx.error("type", format!("`{}` must be a string", "kind")),
+                )
+            }
+            None => cx.required(o, &["kind"], "Expr"),
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

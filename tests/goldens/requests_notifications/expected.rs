@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "requests_notifications";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
     pub method: String,
@@ -86,6 +89,28 @@ impl __p::Shape for Request {
         __p::fits_object(v, &["method"], &[])
     }
 }
+impl __v::Validate for Request {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Request") else { return };
+        cx.required(o, &["method"], "Request");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
     pub method: String,
@@ -165,6 +190,28 @@ impl __p::Shape for Notification {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
+    }
+}
+impl __v::Validate for Notification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Notification") else { return };
+        cx.required(o, &["method"], "Notification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 pub type Result = __rt::JsonObject;
@@ -260,6 +307,28 @@ impl __p::Shape for ClockRequest {
         )
     }
 }
+impl __v::Validate for ClockRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClockRequest") else { return };
+        cx.required(o, &["method"], "ClockRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("clock/read"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClockResult {
     pub now: String,
@@ -329,6 +398,20 @@ impl __p::Shape for ClockResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["now"], &[])
+    }
+}
+impl __v::Validate for ClockResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClockResult") else { return };
+        cx.required(o, &["now"], "ClockResult");
+        if let Some(x) = o.get("now") {
+            cx.key(
+                "now",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Checks the line; answered by `EmptyResult` (by config).
@@ -416,6 +499,28 @@ impl __p::Shape for EchoRequest {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("echo"))])
+    }
+}
+impl __v::Validate for EchoRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "EchoRequest") else { return };
+        cx.required(o, &["method"], "EchoRequest");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("echo"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Told when the clock jumps.
@@ -517,6 +622,31 @@ impl __p::Shape for ClockJumpedNotification {
         )
     }
 }
+impl __v::Validate for ClockJumpedNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClockJumpedNotification") else { return };
+        cx.required(o, &["method", "params"], "ClockJumpedNotification");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("notifications/clock/jumped"));
+                },
+            );
+        }
+        if let Some(x) = o.get("params") {
+            cx.key(
+                "params",
+                |cx| {
+                    <ClockJumpedNotificationParams as __v::Validate>::validate_json(
+                        x,
+                        cx,
+                    );
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`ClockJumpedNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClockJumpedNotificationParams {
@@ -592,6 +722,20 @@ impl __p::Shape for ClockJumpedNotificationParams {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["by"], &[])
+    }
+}
+impl __v::Validate for ClockJumpedNotificationParams {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ClockJumpedNotificationParams") else { return };
+        cx.required(o, &["by"], "ClockJumpedNotificationParams");
+        if let Some(x) = o.get("by") {
+            cx.key(
+                "by",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 impl __rt::RequestMethod for ClockRequest {

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "single_or_array";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Recipient {
     pub address: String,
@@ -74,6 +77,20 @@ impl __p::Shape for Recipient {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["address"], &[])
+    }
+}
+impl __v::Validate for Recipient {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Recipient") else { return };
+        cx.required(o, &["address"], "Recipient");
+        if let Some(x) = o.get("address") {
+            cx.key(
+                "address",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -159,6 +176,28 @@ impl __p::Shape for Letter {
         __p::fits_object(v, &["to"], &[])
     }
 }
+impl __v::Validate for Letter {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Letter") else { return };
+        cx.required(o, &["to"], "Letter");
+        if let Some(x) = o.get("to") {
+            cx.key(
+                "to",
+                |cx| {
+                    <LetterTo as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("tags") {
+            cx.key(
+                "tags",
+                |cx| {
+                    <LetterTags as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// The inline type of [`Letter`]`.to`.
 ///
 /// Read by the JSON kind of the value.
@@ -240,6 +279,25 @@ impl<'de> serde::Deserialize<'de> for LetterTo {
             }
         }
         d.deserialize_any(V)
+    }
+}
+impl __v::Validate for LetterTo {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <Recipient as __p::Shape>::score(v),
+                <Vec<Recipient> as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <Recipient as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <Vec<Recipient> as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of LetterTo; expected Recipient (with `address`); RecipientArray (array)",
+                )
+            }
+        }
     }
 }
 /// The inline type of [`Letter`]`.tags`.
@@ -337,6 +395,22 @@ impl<'de> serde::Deserialize<'de> for LetterTags {
             }
         }
         d.deserialize_any(V)
+    }
+}
+impl __v::Validate for LetterTags {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<String as __p::Shape>::score(v), <Vec<String> as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of LetterTags; expected String (string); StringArray (array)",
+                )
+            }
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "tag_default";
 /// The usual answer; `status` may be left out.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Done {
@@ -90,6 +93,28 @@ impl __p::Shape for Done {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["output"], &[("status", false, __p::Lit::Str("done"))])
+    }
+}
+impl __v::Validate for Done {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Done") else { return };
+        cx.required(o, &["output"], "Done");
+        if let Some(x) = o.get("status") {
+            cx.key(
+                "status",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("done"));
+                },
+            );
+        }
+        if let Some(x) = o.get("output") {
+            cx.key(
+                "output",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 ///
@@ -178,6 +203,28 @@ impl __p::Shape for Pending {
             &["status", "retryAfter"],
             &[("status", true, __p::Lit::Str("pending"))],
         )
+    }
+}
+impl __v::Validate for Pending {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Pending") else { return };
+        cx.required(o, &["status", "retryAfter"], "Pending");
+        if let Some(x) = o.get("status") {
+            cx.key(
+                "status",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("pending"));
+                },
+            );
+        }
+        if let Some(x) = o.get("retryAfter") {
+            cx.key(
+                "retryAfter",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Read by `status`; without it the answer is `Done`.
@@ -276,6 +323,28 @@ impl<'de> serde::Deserialize<'de> for Answer {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, Answer>(d)
+    }
+}
+impl __v::Validate for Answer {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Answer") else { return };
+        match o.get("status").map(serde_json::Value::as_str) {
+            Some(Some("done")) => <Done as __v::Validate>::validate_json(v, cx),
+            Some(Some("pending")) => <Pending as __v::Validate>::validate_json(v, cx),
+            Some(Some(other)) => {
+                cx.key(
+                    "status",
+                    |cx| cx.unknown_variant("status", other, "Answer", SCHEMA_LABEL),
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "status",
+                    |cx| cx.error("type", format!("`{}` must be a string", "status")),
+                )
+            }
+            None => <Done as __v::Validate>::validate_json(v, cx),
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

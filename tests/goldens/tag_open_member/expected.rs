@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "tag_open_member";
 ///
 /// Always carries `"channel": "email"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -91,6 +94,28 @@ impl __p::Shape for Email {
             &["channel", "address"],
             &[("channel", true, __p::Lit::Str("email"))],
         )
+    }
+}
+impl __v::Validate for Email {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Email") else { return };
+        cx.required(o, &["channel", "address"], "Email");
+        if let Some(x) = o.get("channel") {
+            cx.key(
+                "channel",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("email"));
+                },
+            );
+        }
+        if let Some(x) = o.get("address") {
+            cx.key(
+                "address",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 ///
@@ -181,6 +206,28 @@ impl __p::Shape for Sms {
         )
     }
 }
+impl __v::Validate for Sms {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Sms") else { return };
+        cx.required(o, &["channel", "number"], "Sms");
+        if let Some(x) = o.get("channel") {
+            cx.key(
+                "channel",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("sms"));
+                },
+            );
+        }
+        if let Some(x) = o.get("number") {
+            cx.key(
+                "number",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// Any other channel: the name is free text.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CustomChannel {
@@ -261,6 +308,28 @@ impl __p::Shape for CustomChannel {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["channel"], &[])
+    }
+}
+impl __v::Validate for CustomChannel {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CustomChannel") else { return };
+        cx.required(o, &["channel"], "CustomChannel");
+        if let Some(x) = o.get("channel") {
+            cx.key(
+                "channel",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("target") {
+            cx.key(
+                "target",
+                |cx| {
+                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Read by `channel`, before any other field.
@@ -369,6 +438,23 @@ impl<'de> serde::Deserialize<'de> for Contact {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, Contact>(d)
+    }
+}
+impl __v::Validate for Contact {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Contact") else { return };
+        match o.get("channel").map(serde_json::Value::as_str) {
+            Some(Some("email")) => <Email as __v::Validate>::validate_json(v, cx),
+            Some(Some("sms")) => <Sms as __v::Validate>::validate_json(v, cx),
+            Some(Some(_)) => <CustomChannel as __v::Validate>::validate_json(v, cx),
+            Some(None) => {
+                cx.key(
+                    "channel",
+                    |cx| cx.error("type", format!("`{}` must be a string", "channel")),
+                )
+            }
+            None => cx.required(o, &["channel"], "Contact"),
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

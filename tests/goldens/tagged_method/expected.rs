@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "tagged_method";
 ///
 /// Always carries `"method": "door/open"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -91,6 +94,28 @@ impl __p::Shape for OpenDoor {
             &["method", "door"],
             &[("method", true, __p::Lit::Str("door/open"))],
         )
+    }
+}
+impl __v::Validate for OpenDoor {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "OpenDoor") else { return };
+        cx.required(o, &["method", "door"], "OpenDoor");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("door/open"));
+                },
+            );
+        }
+        if let Some(x) = o.get("door") {
+            cx.key(
+                "door",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 ///
@@ -192,6 +217,36 @@ impl __p::Shape for CloseDoor {
         )
     }
 }
+impl __v::Validate for CloseDoor {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "CloseDoor") else { return };
+        cx.required(o, &["method", "door"], "CloseDoor");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("door/close"));
+                },
+            );
+        }
+        if let Some(x) = o.get("door") {
+            cx.key(
+                "door",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("force") {
+            cx.key(
+                "force",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 ///
 /// Always carries `"method": "bell/ring"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -267,6 +322,20 @@ impl __p::Shape for RingBell {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("bell/ring"))])
+    }
+}
+impl __v::Validate for RingBell {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "RingBell") else { return };
+        cx.required(o, &["method"], "RingBell");
+        if let Some(x) = o.get("method") {
+            cx.key(
+                "method",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("bell/ring"));
+                },
+            );
+        }
     }
 }
 /// Commands a house accepts, chosen by `method`.
@@ -387,6 +456,33 @@ impl<'de> serde::Deserialize<'de> for HouseCommand {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, HouseCommand>(d)
+    }
+}
+impl __v::Validate for HouseCommand {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "HouseCommand") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("door/open")) => <OpenDoor as __v::Validate>::validate_json(v, cx),
+            Some(Some("door/close")) => {
+                <CloseDoor as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("bell/ring")) => <RingBell as __v::Validate>::validate_json(v, cx),
+            Some(Some(other)) => {
+                cx.key(
+                    "method",
+                    |cx| {
+                        cx.unknown_variant("method", other, "HouseCommand", SCHEMA_LABEL)
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "method",
+                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
+                )
+            }
+            None => cx.required(o, &["method"], "HouseCommand"),
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

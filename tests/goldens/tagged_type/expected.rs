@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "tagged_type";
 ///
 /// Always carries `"type": "text"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -82,6 +85,28 @@ impl __p::Shape for TextBlock {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
+    }
+}
+impl __v::Validate for TextBlock {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "TextBlock") else { return };
+        cx.required(o, &["type", "text"], "TextBlock");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("text"));
+                },
+            );
+        }
+        if let Some(x) = o.get("text") {
+            cx.key(
+                "text",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 ///
@@ -177,6 +202,36 @@ impl __p::Shape for PictureBlock {
         )
     }
 }
+impl __v::Validate for PictureBlock {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PictureBlock") else { return };
+        cx.required(o, &["type", "url"], "PictureBlock");
+        if let Some(x) = o.get("type") {
+            cx.key(
+                "type",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("picture"));
+                },
+            );
+        }
+        if let Some(x) = o.get("url") {
+            cx.key(
+                "url",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("alt") {
+            cx.key(
+                "alt",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Page {
     /// Blocks in reading order.
@@ -247,6 +302,20 @@ impl __p::Shape for Page {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["blocks"], &[])
+    }
+}
+impl __v::Validate for Page {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Page") else { return };
+        cx.required(o, &["blocks"], "Page");
+        if let Some(x) = o.get("blocks") {
+            cx.key(
+                "blocks",
+                |cx| {
+                    <Vec<PageBlocksItem> as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`Page`]`.blocks[]`.
@@ -355,6 +424,32 @@ impl<'de> serde::Deserialize<'de> for PageBlocksItem {
         __p::deserialize_tagged::<D, PageBlocksItem>(d)
     }
 }
+impl __v::Validate for PageBlocksItem {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "PageBlocksItem") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("text")) => <TextBlock as __v::Validate>::validate_json(v, cx),
+            Some(Some("picture")) => {
+                <PictureBlock as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| {
+                        cx.unknown_variant("type", other, "PageBlocksItem", SCHEMA_LABEL)
+                    },
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "PageBlocksItem"),
+        }
+    }
+}
 /// A single block, as a named union.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -453,6 +548,30 @@ impl<'de> serde::Deserialize<'de> for Block {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_tagged::<D, Block>(d)
+    }
+}
+impl __v::Validate for Block {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Block") else { return };
+        match o.get("type").map(serde_json::Value::as_str) {
+            Some(Some("text")) => <TextBlock as __v::Validate>::validate_json(v, cx),
+            Some(Some("picture")) => {
+                <PictureBlock as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.key(
+                    "type",
+                    |cx| cx.unknown_variant("type", other, "Block", SCHEMA_LABEL),
+                )
+            }
+            Some(None) => {
+                cx.key(
+                    "type",
+                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
+                )
+            }
+            None => cx.required(o, &["type"], "Block"),
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "typeof_consts";
 /// The dialect this file describes.
 pub const DIALECT: &str = "greenhouse/1";
 /// Sent when a sensor stops answering.
@@ -91,6 +94,20 @@ impl __p::Shape for Hello {
         )
     }
 }
+impl __v::Validate for Hello {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Hello") else { return };
+        cx.required(o, &["dialect"], "Hello");
+        if let Some(x) = o.get("dialect") {
+            cx.key(
+                "dialect",
+                |cx| {
+                    cx.literal(x, __p::Lit::Str("greenhouse/1"));
+                },
+            );
+        }
+    }
+}
 ///
 /// Always carries `"code": -40012`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -172,6 +189,28 @@ impl __p::Shape for SensorLost {
             &["code", "sensor"],
             &[("code", true, __p::Lit::Int(-40012i64))],
         )
+    }
+}
+impl __v::Validate for SensorLost {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "SensorLost") else { return };
+        cx.required(o, &["code", "sensor"], "SensorLost");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    cx.literal(x, __p::Lit::Int(-40012i64));
+                },
+            );
+        }
+        if let Some(x) = o.get("sensor") {
+            cx.key(
+                "sensor",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "union_by_keys";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ByName {
     pub name: String,
@@ -86,6 +89,28 @@ impl __p::Shape for ByName {
         __p::fits_object(v, &["name"], &[])
     }
 }
+impl __v::Validate for ByName {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ByName") else { return };
+        cx.required(o, &["name"], "ByName");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("exact") {
+            cx.key(
+                "exact",
+                |cx| {
+                    <bool as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ByCode {
     pub code: String,
@@ -155,6 +180,20 @@ impl __p::Shape for ByCode {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code"], &[])
+    }
+}
+impl __v::Validate for ByCode {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ByCode") else { return };
+        cx.required(o, &["code"], "ByCode");
+        if let Some(x) = o.get("code") {
+            cx.key(
+                "code",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -236,6 +275,28 @@ impl __p::Shape for ByRange {
         __p::fits_object(v, &["from", "to"], &[])
     }
 }
+impl __v::Validate for ByRange {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ByRange") else { return };
+        cx.required(o, &["from", "to"], "ByRange");
+        if let Some(x) = o.get("from") {
+            cx.key(
+                "from",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("to") {
+            cx.key(
+                "to",
+                |cx| {
+                    <i64 as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+    }
+}
 /// No shared tag: the keys present decide.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
@@ -310,6 +371,27 @@ impl<'de> serde::Deserialize<'de> for Lookup {
                     <D::Error as serde::de::Error>::custom(
                         "no variant of Lookup matches this value; expected ByName (with `name`); ByCode (with `code`); ByRange (with `from`, `to`)",
                     ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for Lookup {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <ByName as __p::Shape>::score(v),
+                <ByCode as __p::Shape>::score(v),
+                <ByRange as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <ByName as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <ByCode as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <ByRange as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of Lookup; expected ByName (with `name`); ByCode (with `code`); ByRange (with `from`, `to`)",
                 )
             }
         }

@@ -5,6 +5,9 @@
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
 #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::validate as __v;
+/// How validation messages name this schema.
+pub const SCHEMA_LABEL: &str = "union_by_kind";
 /// A ticket number or a ticket code.
 ///
 /// Read by the JSON kind of the value.
@@ -112,6 +115,22 @@ impl<'de> serde::Deserialize<'de> for TicketId {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for TicketId {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of TicketId; expected String (string); Integer (integer)",
+                )
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Flag {
     pub name: String,
@@ -181,6 +200,20 @@ impl __p::Shape for Flag {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
+    }
+}
+impl __v::Validate for Flag {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Flag") else { return };
+        cx.required(o, &["name"], "Flag");
+        if let Some(x) = o.get("name") {
+            cx.key(
+                "name",
+                |cx| {
+                    <String as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// One of each JSON kind.
@@ -352,6 +385,31 @@ impl<'de> serde::Deserialize<'de> for Anything {
         d.deserialize_any(V)
     }
 }
+impl __v::Validate for Anything {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <String as __p::Shape>::score(v),
+                <i64 as __p::Shape>::score(v),
+                <bool as __p::Shape>::score(v),
+                <Vec<String> as __p::Shape>::score(v),
+                <Flag as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
+            Some(3usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
+            Some(4usize) => <Flag as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of Anything; expected String (string); Integer (integer); Boolean (boolean); StringArray (array); Flag (with `name`)",
+                )
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ticket {
     pub id: TicketId,
@@ -432,6 +490,28 @@ impl __p::Shape for Ticket {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["id"], &[])
+    }
+}
+impl __v::Validate for Ticket {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Ticket") else { return };
+        cx.required(o, &["id"], "Ticket");
+        if let Some(x) = o.get("id") {
+            cx.key(
+                "id",
+                |cx| {
+                    <TicketId as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
+        if let Some(x) = o.get("seat") {
+            cx.key(
+                "seat",
+                |cx| {
+                    <TicketSeat as __v::Validate>::validate_json(x, cx);
+                },
+            );
+        }
     }
 }
 /// The inline type of [`Ticket`]`.seat`.
@@ -539,6 +619,22 @@ impl<'de> serde::Deserialize<'de> for TicketSeat {
             }
         }
         d.deserialize_any(V)
+    }
+}
+impl __v::Validate for TicketSeat {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[<i64 as __p::Shape>::score(v), <String as __p::Shape>::score(v)],
+        ) {
+            Some(0usize) => <i64 as __v::Validate>::validate_json(v, cx),
+            Some(1usize) => <String as __v::Validate>::validate_json(v, cx),
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of TicketSeat; expected Integer (integer); String (string)",
+                )
+            }
+        }
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

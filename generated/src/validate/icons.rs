@@ -1,0 +1,210 @@
+//! Icons (SEP-973 and the basic protocol's security rules): where they may come
+//! from, which image types are allowed, and what `data:` bytes must be.
+//! Also [`pick`], which chooses the icon to show for a size and theme.
+
+use serde_json::Value;
+
+use super::formats::decode_base64;
+use super::Cx;
+
+/// Image types a consumer may render, with the canonical type each one means.
+pub const ALLOWED_MIME_TYPES: &[(&str, &str)] = &[
+    ("image/png", "image/png"),
+    ("image/jpeg", "image/jpeg"),
+    ("image/jpg", "image/jpeg"),
+    ("image/svg+xml", "image/svg+xml"),
+    ("image/webp", "image/webp"),
+];
+
+/// The canonical allowed type for a MIME type (parameters and case ignored).
+pub fn allowed(mime: &str) -> Option<&'static str> {
+    let base = mime.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    ALLOWED_MIME_TYPES.iter().find(|(m, _)| *m == base).map(|(_, c)| *c)
+}
+
+/// The image type the bytes are, by their magic bytes.
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]) {
+        return Some("image/png");
+    }
+    if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        return Some("image/jpeg");
+    }
+    if bytes.len() >= 12 && &bytes[0..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        return Some("image/webp");
+    }
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(1024)]);
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    if text.starts_with("<svg") || ((text.starts_with("<?xml") || text.starts_with("<!--") || text.starts_with("<!DOCTYPE svg")) && text.contains("<svg")) {
+        return Some("image/svg+xml");
+    }
+    None
+}
+
+/// A parsed `data:` URI.
+pub struct DataUri<'a> {
+    pub mime: Option<&'a str>,
+    pub base64: bool,
+    pub data: &'a str,
+}
+
+pub fn parse_data_uri(src: &str) -> Option<DataUri<'_>> {
+    let rest = src.strip_prefix("data:").or_else(|| src.get(..5).filter(|p| p.eq_ignore_ascii_case("data:")).map(|_| &src[5..]))?;
+    let (head, data) = rest.split_once(',')?;
+    let mut parts = head.split(';');
+    let mime = parts.next().filter(|m| !m.is_empty());
+    let base64 = head.split(';').skip(1).any(|p| p.eq_ignore_ascii_case("base64"));
+    Some(DataUri { mime, base64, data })
+}
+
+fn scheme(src: &str) -> Option<String> {
+    let (s, _) = src.split_once(':')?;
+    Some(s.to_ascii_lowercase())
+}
+
+/// Checks one icon object (its `src`, `mimeType` and `data:` bytes).
+pub fn check<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    let Some(o) = v.as_object() else { return };
+    let declared = o.get("mimeType").and_then(Value::as_str);
+    if let Some(m) = declared {
+        if allowed(m).is_none() {
+            cx.key("mimeType", |cx| cx.error("icon.mime-type", format!("`{m}` is not an allowed icon type (PNG, JPEG, SVG, WebP)")));
+        }
+    }
+    let Some(src) = o.get("src").and_then(Value::as_str) else { return };
+    cx.key("src", |cx| match scheme(src).as_deref() {
+        Some("https") => {
+            if declared.is_none() && implied_by_extension(src).is_none() {
+                cx.warning("icon.mime-type", "the icon's type is unknown: no `mimeType` and no image file extension");
+            }
+        }
+        Some("data") => check_data(src, declared, cx),
+        Some(other) => cx.error("icon.scheme", format!("an icon must be an `https:` or `data:` URI, not `{other}:`")),
+        None => cx.error("icon.scheme", "an icon `src` must be an `https:` or `data:` URI"),
+    });
+}
+
+fn check_data(src: &str, declared: Option<&str>, cx: &mut Cx<'_>) {
+    let Some(uri) = parse_data_uri(src) else {
+        cx.error("icon.data", "the `data:` URI has no `,` before its data");
+        return;
+    };
+    let implied = match uri.mime {
+        Some(m) => match allowed(m) {
+            Some(c) => Some(c),
+            None => {
+                cx.error("icon.mime-type", format!("`{m}` is not an allowed icon type (PNG, JPEG, SVG, WebP)"));
+                return;
+            }
+        },
+        None => None,
+    };
+    let bytes = if uri.base64 {
+        match decode_base64(uri.data) {
+            Ok(b) => b,
+            Err(why) => {
+                cx.error("icon.data", format!("the `data:` URI does not decode: {why}"));
+                return;
+            }
+        }
+    } else {
+        match percent_decode(uri.data) {
+            Some(b) => b,
+            None => {
+                cx.error("icon.data", "the `data:` URI has a bad percent escape");
+                return;
+            }
+        }
+    };
+    let max = cx.options().icon_max_bytes;
+    if bytes.len() > max {
+        cx.error("icon.size", format!("the icon is {} bytes, more than the limit of {max}", bytes.len()));
+    }
+    let expected = declared.and_then(allowed).or(implied);
+    match (sniff(&bytes), expected) {
+        (None, _) => cx.error("icon.content", "the icon's bytes are not PNG, JPEG, SVG or WebP"),
+        (Some(found), Some(expected)) if found != expected => {
+            cx.error("icon.content", format!("the icon is declared as `{expected}` but its bytes are `{found}`"))
+        }
+        _ => {}
+    }
+}
+
+fn implied_by_extension(src: &str) -> Option<&'static str> {
+    let path = src.split(['?', '#']).next().unwrap_or("").to_ascii_lowercase();
+    let ext = path.rsplit('.').next()?;
+    match ext {
+        "png" => Some("image/png"),
+        "jpg" | "jpeg" => Some("image/jpeg"),
+        "svg" => Some("image/svg+xml"),
+        "webp" => Some("image/webp"),
+        _ => None,
+    }
+}
+
+fn percent_decode(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// What [`pick`] needs to know about an icon; implemented for every version's `Icon`.
+pub trait IconInfo {
+    fn src(&self) -> &str;
+    fn mime_type(&self) -> Option<&str>;
+    /// Sizes such as `48x48` or `any`; empty when the icon does not say.
+    fn sizes(&self) -> Vec<&str>;
+    fn theme(&self) -> Option<&str>;
+}
+
+/// Chooses the icon to show at `size` pixels for a `light` or `dark` theme.
+///
+/// Only icons a consumer may render count (an `https:` or `data:` source and an
+/// allowed type). Among them it prefers the requested theme (then icons without
+/// one), then a scalable icon (`any`), then the smallest size at least `size`,
+/// then the largest one below it.
+pub fn pick<'a, I: IconInfo>(icons: &'a [I], size: u32, theme: Option<&str>) -> Option<&'a I> {
+    icons
+        .iter()
+        .filter(|i| {
+            let src = i.src();
+            let s = scheme(src);
+            let safe = matches!(s.as_deref(), Some("https") | Some("data"));
+            let mime = i.mime_type().map(allowed).unwrap_or(Some("image/png"));
+            safe && mime.is_some()
+        })
+        .max_by_key(|i| {
+            let theme_rank = match (theme, i.theme()) {
+                (Some(want), Some(has)) if want == has => 2,
+                (_, None) => 1,
+                (None, Some(_)) => 1,
+                _ => 0,
+            };
+            let sizes = i.sizes();
+            let size_rank: i64 = if sizes.contains(&"any") {
+                i64::MAX
+            } else {
+                let px: Vec<i64> = sizes.iter().filter_map(|s| s.split(['x', 'X']).next()?.parse().ok()).collect();
+                let want = size as i64;
+                match (px.iter().filter(|p| **p >= want).min(), px.iter().max()) {
+                    // At least the size wanted: the closer the better.
+                    (Some(p), _) => i64::MAX / 2 - (p - want),
+                    // Only smaller ones: the larger the better.
+                    (None, Some(p)) => *p,
+                    (None, None) => 0,
+                }
+            };
+            (theme_rank, size_rank)
+        })
+}

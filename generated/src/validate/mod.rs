@@ -1,0 +1,371 @@
+//! Validation: every rule the schema and the spec's prose state, reported all at
+//! once with a JSON pointer, a stable rule id and a message a person can act on.
+//!
+//! Reading is lenient and lossless; validation is where a value is judged.
+//! Every generated type implements [`Validate`]; the rules the schema cannot
+//! express are written once here ([`jsonrpc`], [`meta`], [`icons`], and, with the
+//! `apps` feature, [`apps`]) and attached to types by `schema/codegen.toml`.
+//!
+//! ```
+//! # #[cfg(feature = "v2026-07-28")] {
+//! use mcp_schema::v2026_07_28::Tool;
+//! use mcp_schema::validate::{validate_json, Options};
+//!
+//! let tool = serde_json::json!({"name": "t", "inputSchema": {"type": "object"},
+//!     "icons": [{"src": "javascript:alert(1)"}]});
+//! let report = validate_json::<Tool>(&tool, &Options::default());
+//! assert_eq!(report.violations[0].pointer, "/icons/0/src");
+//! assert_eq!(report.violations[0].rule, "icon.scheme");
+//! # }
+//! ```
+
+pub mod formats;
+pub mod icons;
+pub mod jsonrpc;
+pub mod meta;
+#[cfg(feature = "apps")]
+pub mod apps;
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::runtime::{JsonObject, Nullable};
+
+/// How bad a violation is. Warnings become errors in strict mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON pointer (RFC 6901) of the offending value; `""` is the whole value.
+    pub pointer: String,
+    /// Stable rule id, e.g. `required`, `enum`, `meta.key-name`, `icon.scheme`.
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() { "(root)" } else { &self.pointer };
+        write!(f, "{at}: {} [{}]: {}", self.severity, self.rule, self.message)
+    }
+}
+
+/// What validation checks beyond the schema's own rules.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Report warnings as errors.
+    pub strict: bool,
+    /// Largest decoded `data:` icon accepted, in bytes.
+    pub icon_max_bytes: usize,
+    /// Check MCP Apps metadata (`_meta.ui` on tools and resources, `ui://` resources).
+    pub apps: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { strict: false, icon_max_bytes: 512 * 1024, apps: false }
+    }
+}
+
+/// Every violation found, in document order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    pub violations: Vec<Violation>,
+}
+
+impl Report {
+    /// No errors (warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        !self.violations.iter().any(|v| v.severity == Severity::Error)
+    }
+
+    pub fn errors(&self) -> impl Iterator<Item = &Violation> {
+        self.violations.iter().filter(|v| v.severity == Severity::Error)
+    }
+
+    pub fn warnings(&self) -> impl Iterator<Item = &Violation> {
+        self.violations.iter().filter(|v| v.severity == Severity::Warning)
+    }
+}
+
+/// A type whose JSON can be checked against every rule that applies to it.
+pub trait Validate {
+    /// Checks `v` as this type, reporting into `cx`.
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>);
+}
+
+/// Validates a JSON value as `T`.
+pub fn validate_json<T: Validate>(v: &Value, options: &Options) -> Report {
+    let mut cx = Cx::new(*options);
+    T::validate_json(v, &mut cx);
+    cx.finish()
+}
+
+/// Validates a typed value as `T` (through its JSON form, so unknown keys kept in `extra` are checked too).
+pub fn validate<T: Validate + serde::Serialize>(value: &T, options: &Options) -> Report {
+    match serde_json::to_value(value) {
+        Ok(v) => validate_json::<T>(&v, options),
+        Err(e) => Report { violations: vec![Violation { pointer: String::new(), rule: "serialize", severity: Severity::Error, message: e.to_string() }] },
+    }
+}
+
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// Where validation is and what it found so far. `'v` is the lifetime of the value being checked.
+pub struct Cx<'v> {
+    options: Options,
+    path: Vec<Seg<'v>>,
+    out: Vec<Violation>,
+}
+
+impl<'v> Cx<'v> {
+    pub fn new(options: Options) -> Self {
+        Cx { options, path: Vec::new(), out: Vec::new() }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub fn finish(self) -> Report {
+        Report { violations: self.out }
+    }
+
+    /// Runs `f` one key deeper.
+    pub fn key(&mut self, key: &'v str, f: impl FnOnce(&mut Self)) {
+        self.path.push(Seg::Key(key));
+        f(self);
+        self.path.pop();
+    }
+
+    /// Runs `f` one array index deeper.
+    pub fn index(&mut self, i: usize, f: impl FnOnce(&mut Self)) {
+        self.path.push(Seg::Index(i));
+        f(self);
+        self.path.pop();
+    }
+
+    pub fn pointer(&self) -> String {
+        let mut p = String::new();
+        for seg in &self.path {
+            p.push('/');
+            match seg {
+                Seg::Key(k) => p.push_str(&k.replace('~', "~0").replace('/', "~1")),
+                Seg::Index(i) => p.push_str(&i.to_string()),
+            }
+        }
+        p
+    }
+
+    pub fn report(&mut self, rule: &'static str, severity: Severity, message: impl Into<String>) {
+        let severity = if self.options.strict { Severity::Error } else { severity };
+        let pointer = self.pointer();
+        self.out.push(Violation { pointer, rule, severity, message: message.into() });
+    }
+
+    pub fn error(&mut self, rule: &'static str, message: impl Into<String>) {
+        self.report(rule, Severity::Error, message);
+    }
+
+    pub fn warning(&mut self, rule: &'static str, message: impl Into<String>) {
+        self.report(rule, Severity::Warning, message);
+    }
+
+    /// The value as an object, or a `type` violation.
+    pub fn object(&mut self, v: &'v Value, what: &str) -> Option<&'v JsonObject> {
+        match v.as_object() {
+            Some(o) => Some(o),
+            None => {
+                self.error("type", format!("expected {what} (an object), found {}", describe(v)));
+                None
+            }
+        }
+    }
+
+    /// Reports every required key that is missing.
+    pub fn required(&mut self, o: &JsonObject, keys: &[&str], what: &str) {
+        for k in keys {
+            if !o.contains_key(*k) {
+                self.error("required", format!("{what} requires `{k}`"));
+            }
+        }
+    }
+
+    /// Checks a field the schema fixes to one value.
+    pub fn literal(&mut self, v: &Value, expected: crate::runtime::__private::Lit) {
+        if !expected.matches(v) {
+            self.error("literal", format!("must be {expected}, found {}", describe(v)));
+        }
+    }
+
+    /// A key the schema types as `never`.
+    pub fn never(&mut self, what: &str) {
+        self.error("never", format!("must be absent: {what}"));
+    }
+
+    pub fn minimum(&mut self, v: &Value, min: f64) {
+        if let Some(x) = v.as_f64() {
+            if x < min {
+                self.error("minimum", format!("must be at least {min}, found {v}"));
+            }
+        }
+    }
+
+    pub fn maximum(&mut self, v: &Value, max: f64) {
+        if let Some(x) = v.as_f64() {
+            if x > max {
+                self.error("maximum", format!("must be at most {max}, found {v}"));
+            }
+        }
+    }
+
+    pub fn max_items(&mut self, v: &Value, max: usize) {
+        if let Some(a) = v.as_array() {
+            if a.len() > max {
+                self.error("max-items", format!("must hold at most {max} items, found {}", a.len()));
+            }
+        }
+    }
+
+    /// Checks a `@format` the schema names.
+    pub fn format(&mut self, v: &Value, format: &str) {
+        let Some(s) = v.as_str() else { return };
+        let problem = match format {
+            "uri" => formats::uri(s).err().map(|e| ("format.uri", e)),
+            "uri-template" => formats::uri_template(s).err().map(|e| ("format.uri-template", e)),
+            "byte" => formats::base64(s).err().map(|e| ("format.byte", e)),
+            _ => None,
+        };
+        if let Some((rule, why)) = problem {
+            self.error(rule, why);
+        }
+    }
+
+    /// A union member this schema does not define, kept for forward compatibility.
+    pub fn unknown_variant(&mut self, field: &str, value: &str, union: &str, schema: &str) {
+        self.error("unknown-variant", format!("`{value}` is not a `{field}` of {union} in {schema}"));
+    }
+}
+
+/// A short description of a JSON value for messages.
+pub fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) if s.chars().count() > 40 => format!("a string ({} chars)", s.chars().count()),
+        Value::String(s) => format!("{s:?}"),
+        Value::Array(a) => format!("an array of {}", a.len()),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+impl Validate for String {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        if !v.is_string() {
+            cx.error("type", format!("expected a string, found {}", describe(v)));
+        }
+    }
+}
+
+impl Validate for i64 {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        match v {
+            Value::Number(n) if n.is_i64() => {}
+            Value::Number(n) if n.is_u64() => cx.error("type", format!("integer {n} is out of range")),
+            Value::Number(n) => cx.error("type", format!("expected an integer, found {n}")),
+            _ => cx.error("type", format!("expected an integer, found {}", describe(v))),
+        }
+    }
+}
+
+impl Validate for serde_json::Number {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        if !v.is_number() {
+            cx.error("type", format!("expected a number, found {}", describe(v)));
+        }
+    }
+}
+
+impl Validate for bool {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        if !v.is_boolean() {
+            cx.error("type", format!("expected a boolean, found {}", describe(v)));
+        }
+    }
+}
+
+impl Validate for () {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        if !v.is_null() {
+            cx.error("type", format!("expected null, found {}", describe(v)));
+        }
+    }
+}
+
+impl Validate for Value {
+    fn validate_json<'v>(_: &'v Value, _: &mut Cx<'v>) {}
+}
+
+impl Validate for JsonObject {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        cx.object(v, "a JSON object");
+    }
+}
+
+impl<T: Validate> Validate for Vec<T> {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        match v.as_array() {
+            Some(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    cx.index(i, |cx| T::validate_json(item, cx));
+                }
+            }
+            None => cx.error("type", format!("expected an array, found {}", describe(v))),
+        }
+    }
+}
+
+impl<T: Validate> Validate for std::collections::BTreeMap<String, T> {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        if let Some(o) = cx.object(v, "a map") {
+            for (k, item) in o {
+                cx.key(k, |cx| T::validate_json(item, cx));
+            }
+        }
+    }
+}
+
+impl<T: Validate> Validate for Nullable<T> {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        if !v.is_null() {
+            T::validate_json(v, cx);
+        }
+    }
+}
+
+impl<T: Validate> Validate for Box<T> {
+    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+        T::validate_json(v, cx);
+    }
+}
+

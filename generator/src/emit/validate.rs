@@ -1,0 +1,210 @@
+//! `impl Validate` for each generated type: the schema's own rules, then the
+//! hand-written rules `schema/codegen.toml` attaches.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::items::{lit_tokens, Ctx};
+use crate::ir::*;
+use crate::names::type_ident;
+use crate::parse::Doc;
+
+impl<'a> Ctx<'a> {
+    /// Calls to the configured hand-written rules for a type.
+    fn configured_checks(&self, name: &str) -> TokenStream {
+        let calls = self.config.checks.iter().filter(|c| c.types.iter().any(|t| t == name)).map(|c| {
+            let path: syn::Path = syn::parse_str(&format!("crate::validate::{}", c.run)).expect("check paths are validated in resolve");
+            let call = match &c.option {
+                Some(flag) => {
+                    let flag = format_ident!("{}", flag);
+                    quote! { if cx.options().#flag { #path(v, cx); } }
+                }
+                None => quote! { #path(v, cx); },
+            };
+            match &c.feature {
+                Some(f) => quote! { #[cfg(feature = #f)] { #call } },
+                None => call,
+            }
+        });
+        quote! { #(#calls)* }
+    }
+
+    /// The checks one field's value gets: its type, then its JSDoc constraints.
+    fn field_checks(&self, owner: &str, f: &Field) -> TokenStream {
+        let ty = self.member_ty(owner, &f.ty);
+        let mut checks = vec![quote! { <#ty as __v::Validate>::validate_json(x, cx); }];
+        checks.extend(constraint_checks(&f.doc));
+        let meta_field = self.config.validation.meta_field.as_deref();
+        if meta_field == Some(f.name.as_str()) {
+            if let Some(run) = &self.config.validation.meta_check {
+                let path: syn::Path = syn::parse_str(&format!("crate::validate::{run}")).expect("validated in resolve");
+                let defined: Vec<String> = match self.space.struct_of(&f.ty) {
+                    Some((_, s)) => s.fields.iter().map(|g| g.name.clone()).collect(),
+                    None => Vec::new(),
+                };
+                checks.push(quote! { #path(x, cx, SCHEMA_LABEL, &[#(#defined),*]); });
+            }
+        }
+        quote! { #(#checks)* }
+    }
+
+    pub(super) fn validate_struct(&self, item: &Item, s: &Struct) -> TokenStream {
+        let name = type_ident(&item.name);
+        let name_str = &item.name;
+        let required: Vec<&str> = s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| f.name.as_str()).collect();
+        let mut per_field = Vec::new();
+        for f in &s.fields {
+            let wire = &f.name;
+            if f.never {
+                let why = format!("`{wire}` is typed `never` in {name_str}");
+                per_field.push(quote! { if o.contains_key(#wire) { cx.key(#wire, |cx| cx.never(#why)); } });
+                continue;
+            }
+            let body = match &f.literal {
+                Some(l) => {
+                    let lit = lit_tokens(l);
+                    quote! { cx.literal(x, #lit); }
+                }
+                None => self.field_checks(&item.name, f),
+            };
+            per_field.push(quote! { if let Some(x) = o.get(#wire) { cx.key(#wire, |cx| { #body }); } });
+        }
+        let rest = if s.rest_declared && !matches!(s.rest, Ty::Value) {
+            let known: Vec<&str> = s.fields.iter().map(|f| f.name.as_str()).collect();
+            let ty = self.rust_ty(&s.rest);
+            quote! {
+                for (k, x) in o {
+                    if ![#(#known),*].contains(&k.as_str()) {
+                        cx.key(k, |cx| <#ty as __v::Validate>::validate_json(x, cx));
+                    }
+                }
+            }
+        } else {
+            quote! {}
+        };
+        let extra = self.configured_checks(&item.name);
+        quote! {
+            impl __v::Validate for #name {
+                fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+                    let Some(o) = cx.object(v, #name_str) else { return };
+                    cx.required(o, &[#(#required),*], #name_str);
+                    #(#per_field)*
+                    #rest
+                    #extra
+                }
+            }
+        }
+    }
+
+    pub(super) fn validate_enum(&self, item: &Item, e: &StringEnum) -> TokenStream {
+        let name = type_ident(&item.name);
+        let name_str = &item.name;
+        let check = if e.open {
+            quote! {}
+        } else {
+            let allowed = e.values.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ");
+            quote! {
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error("enum", format!("{other:?} is not a {} in {}: expected one of {}", #name_str, SCHEMA_LABEL, #allowed));
+                }
+            }
+        };
+        quote! {
+            impl __v::Validate for #name {
+                fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+                    match v.as_str() {
+                        Some(s) => { let _ = s; #check }
+                        None => cx.error("type", format!("expected a {} string, found {}", #name_str, __v::describe(v))),
+                    }
+                    let _ = &cx;
+                }
+            }
+        }
+    }
+
+    pub(super) fn validate_union(&self, item: &Item, u: &Union) -> TokenStream {
+        let name = type_ident(&item.name);
+        let name_str = &item.name;
+        let vtys: Vec<TokenStream> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
+        let body = match &u.dispatch {
+            Dispatch::Tag(t) => {
+                let field = &t.field;
+                let cases = t.cases.iter().map(|(value, i)| {
+                    let ty = &vtys[*i];
+                    quote! { Some(Some(#value)) => <#ty as __v::Validate>::validate_json(v, cx), }
+                });
+                let other = match t.on_other {
+                    Some(i) => {
+                        let ty = &vtys[i];
+                        quote! { Some(Some(_)) => <#ty as __v::Validate>::validate_json(v, cx), }
+                    }
+                    None => quote! { Some(Some(other)) => cx.key(#field, |cx| cx.unknown_variant(#field, other, #name_str, SCHEMA_LABEL)), },
+                };
+                let absent = match t.on_absent {
+                    Some(i) => {
+                        let ty = &vtys[i];
+                        quote! { None => <#ty as __v::Validate>::validate_json(v, cx), }
+                    }
+                    None => quote! { None => cx.required(o, &[#field], #name_str), },
+                };
+                quote! {
+                    let Some(o) = cx.object(v, #name_str) else { return };
+                    match o.get(#field).map(serde_json::Value::as_str) {
+                        #(#cases)*
+                        #other
+                        Some(None) => cx.key(#field, |cx| cx.error("type", format!("`{}` must be a string", #field))),
+                        #absent
+                    }
+                }
+            }
+            Dispatch::Kind | Dispatch::Shape => {
+                let idx: Vec<usize> = (0..u.variants.len()).collect();
+                let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
+                let msg = format!("matches no member of {name_str}; expected {expected}");
+                quote! {
+                    match __p::best(&[#( <#vtys as __p::Shape>::score(v) ),*]) {
+                        #( Some(#idx) => <#vtys as __v::Validate>::validate_json(v, cx), )*
+                        _ => cx.error("no-variant", #msg),
+                    }
+                }
+            }
+        };
+        let extra = self.configured_checks(&item.name);
+        quote! {
+            impl __v::Validate for #name {
+                fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+                    #body
+                    #extra
+                }
+            }
+        }
+    }
+}
+
+/// `@minimum`, `@maximum`, `@maxItems` and `@format` on a field.
+fn constraint_checks(doc: &Doc) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    for (tag, value) in &doc.tags {
+        let value = value.trim();
+        match tag.as_str() {
+            "minimum" => {
+                if let Ok(m) = value.parse::<f64>() {
+                    out.push(quote! { cx.minimum(x, #m); });
+                }
+            }
+            "maximum" => {
+                if let Ok(m) = value.parse::<f64>() {
+                    out.push(quote! { cx.maximum(x, #m); });
+                }
+            }
+            "maxItems" => {
+                if let Ok(m) = value.parse::<usize>() {
+                    out.push(quote! { cx.max_items(x, #m); });
+                }
+            }
+            "format" => out.push(quote! { cx.format(x, #value); }),
+            _ => {}
+        }
+    }
+    out
+}
