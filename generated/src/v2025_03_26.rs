@@ -446,8 +446,11 @@ impl __v::Validate for ProgressToken {
             Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of ProgressToken; expected String (string); Integer (integer)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or integer (ProgressToken)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -1148,8 +1151,11 @@ impl __v::Validate for RequestId {
             Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of RequestId; expected String (string); Integer (integer)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or integer (RequestId)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }

@@ -239,8 +239,11 @@ impl __v::Validate for ProgressToken {
             Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of ProgressToken; expected String (string); Integer (integer)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or integer (ProgressToken)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -944,8 +947,11 @@ impl __v::Validate for RequestId {
             Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of RequestId; expected String (string); Integer (integer)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or integer (RequestId)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -15643,8 +15649,12 @@ impl __v::Validate for ElicitResultContentValue {
             Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of ElicitResultContentValue; expected String (string); Integer (integer); Boolean (boolean)",
+                    "type",
+                    format!(
+                        "{}, found {}",
+                        "expected string or integer or boolean (ElicitResultContentValue)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }

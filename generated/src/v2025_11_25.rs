@@ -229,8 +229,11 @@ impl __v::Validate for ProgressToken {
             Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of ProgressToken; expected String (string); Integer (integer)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or integer (ProgressToken)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -1182,8 +1185,11 @@ impl __v::Validate for RequestId {
             Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of RequestId; expected String (string); Integer (integer)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or integer (RequestId)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -17733,8 +17739,12 @@ impl __v::Validate for SamplingMessageContent {
             }
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of SamplingMessageContent; expected SamplingMessageContentBlock (object); SamplingMessageContentBlockArray (array)",
+                    "type",
+                    format!(
+                        "{}, found {}",
+                        "expected object or array (SamplingMessageContent)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -24871,8 +24881,12 @@ impl __v::Validate for ElicitResultContentValue {
             Some(3usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of ElicitResultContentValue; expected String (string); Integer (integer); Boolean (boolean); StringArray (array)",
+                    "type",
+                    format!(
+                        "{}, found {}",
+                        "expected string or integer or boolean or array (ElicitResultContentValue)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }

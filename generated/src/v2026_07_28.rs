@@ -741,8 +741,11 @@ impl __v::Validate for ProgressToken {
             Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of ProgressToken; expected String (string); Integer (integer)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or integer (ProgressToken)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -1600,8 +1603,11 @@ impl __v::Validate for RequestId {
             Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of RequestId; expected String (string); Integer (integer)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or integer (RequestId)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -18933,8 +18939,12 @@ impl __v::Validate for SamplingMessageContent {
             }
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of SamplingMessageContent; expected SamplingMessageContentBlock (object); SamplingMessageContentBlockArray (array)",
+                    "type",
+                    format!(
+                        "{}, found {}",
+                        "expected object or array (SamplingMessageContent)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -26043,8 +26053,12 @@ impl __v::Validate for ElicitResultContentValue {
             Some(3usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of ElicitResultContentValue; expected String (string); Integer (integer); Boolean (boolean); StringArray (array)",
+                    "type",
+                    format!(
+                        "{}, found {}",
+                        "expected string or integer or boolean or array (ElicitResultContentValue)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }

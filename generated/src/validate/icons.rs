@@ -177,6 +177,7 @@ pub trait IconInfo {
 pub fn pick<'a, I: IconInfo>(icons: &'a [I], size: u32, theme: Option<&str>) -> Option<&'a I> {
     icons
         .iter()
+        .rev() // `max_by_key` keeps the last of equals; reversed, that is the first listed.
         .filter(|i| {
             let src = i.src();
             let s = scheme(src);
@@ -208,3 +209,25 @@ pub fn pick<'a, I: IconInfo>(icons: &'a [I], size: u32, theme: Option<&str>) -> 
             (theme_rank, size_rank)
         })
 }
+
+macro_rules! icon_info {
+    ($($feature:literal => $module:ident),*) => {$(
+        #[cfg(feature = $feature)]
+        impl IconInfo for crate::$module::Icon {
+            fn src(&self) -> &str {
+                &self.src
+            }
+            fn mime_type(&self) -> Option<&str> {
+                self.mime_type.as_deref()
+            }
+            fn sizes(&self) -> Vec<&str> {
+                self.sizes.iter().flatten().flat_map(|s| s.split_whitespace()).collect()
+            }
+            fn theme(&self) -> Option<&str> {
+                self.theme.as_ref().map(|t| t.as_str())
+            }
+        }
+    )*};
+}
+
+icon_info!("v2025-11-25" => v2025_11_25, "v2026-07-28" => v2026_07_28, "draft" => draft);

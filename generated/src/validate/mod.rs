@@ -32,6 +32,39 @@ use serde_json::Value;
 
 use crate::runtime::{JsonObject, Nullable};
 
+/// Every rule id validation reports, with what it checks.
+pub const RULES: &[(&str, &str)] = &[
+    ("type", "a value has the JSON type the schema gives it (string, integer, number, boolean, object, array)"),
+    ("required", "a field the schema requires is present"),
+    ("literal", "a field the schema fixes to one value has it"),
+    ("enum", "a closed string enumeration holds one of its values"),
+    ("never", "a field typed `never` is absent"),
+    ("minimum", "`@minimum`"),
+    ("maximum", "`@maximum`"),
+    ("max-items", "`@maxItems`"),
+    ("format.uri", "`@format uri`: an absolute URI"),
+    ("format.uri-template", "`@format uri-template`: an RFC 6570 template"),
+    ("format.byte", "`@format byte`: base64"),
+    ("unknown-variant", "a `method`, `type` or other tag the schema version does not define"),
+    ("no-variant", "a value matches no member of a union"),
+    ("meta.key-name", "`_meta` key syntax: prefix labels and name"),
+    ("meta.reserved-key", "a key under an MCP-reserved prefix that the version does not define (warning)"),
+    ("jsonrpc.id", "a request or response id is a string or an integer, never null"),
+    ("jsonrpc.response", "a response sets exactly one of `result` and `error`"),
+    ("jsonrpc.message", "a message is a request, a notification or a response"),
+    ("jsonrpc.error", "an error has an integer `code` and a string `message`"),
+    ("icon.scheme", "an icon's source is `https:` or `data:`"),
+    ("icon.mime-type", "an icon's type is PNG, JPEG, SVG or WebP (unknown type: warning)"),
+    ("icon.data", "a `data:` icon decodes"),
+    ("icon.size", "a `data:` icon is within the size limit"),
+    ("icon.content", "a `data:` icon's bytes are the declared or implied image type"),
+    ("apps.ui-uri", "an MCP Apps UI resource URI starts with `ui://`"),
+    ("apps.mime-type", "an MCP Apps UI resource is `text/html;profile=mcp-app`"),
+    ("apps.content", "an MCP Apps UI resource's content is `text` or `blob`"),
+    ("apps.csp-origin", "MCP Apps CSP domain lists hold origins"),
+    ("apps.deprecated-key", "the flat `_meta[\"ui/resourceUri\"]` key (warning)"),
+];
+
 /// How bad a violation is. Warnings become errors in strict mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {

@@ -160,11 +160,18 @@ impl<'a> Ctx<'a> {
             Dispatch::Kind | Dispatch::Shape => {
                 let idx: Vec<usize> = (0..u.variants.len()).collect();
                 let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
-                let msg = format!("matches no member of {name_str}; expected {expected}");
+                let failure = if u.dispatch == Dispatch::Kind {
+                    let kinds = u.variants.iter().map(|v| format!("{:?}", self.space.kind_of(&v.ty)).to_lowercase()).collect::<Vec<_>>().join(" or ");
+                    let msg = format!("expected {kinds} ({name_str})");
+                    quote! { cx.error("type", format!("{}, found {}", #msg, __v::describe(v))) }
+                } else {
+                    let msg = format!("matches no member of {name_str}; expected {expected}");
+                    quote! { cx.error("no-variant", #msg) }
+                };
                 quote! {
                     match __p::best(&[#( <#vtys as __p::Shape>::score(v) ),*]) {
                         #( Some(#idx) => <#vtys as __v::Validate>::validate_json(v, cx), )*
-                        _ => cx.error("no-variant", #msg),
+                        _ => #failure,
                     }
                 }
             }

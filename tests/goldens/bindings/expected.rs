@@ -147,3 +147,17 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "AnyJson" => __v::validate_json::<AnyJson>(value, options),
+            "Envelope" => __v::validate_json::<Envelope>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -330,3 +330,18 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Position" => __v::validate_json::<Position>(value, options),
+            "Marker" => __v::validate_json::<Marker>(value, options),
+            "Legacy" => __v::validate_json::<Legacy>(value, options),
+            _ => return None,
+        },
+    )
+}

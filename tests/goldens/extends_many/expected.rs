@@ -441,3 +441,19 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Named" => __v::validate_json::<Named>(value, options),
+            "Toggle" => __v::validate_json::<Toggle>(value, options),
+            "Coloured" => __v::validate_json::<Coloured>(value, options),
+            "Lamp" => __v::validate_json::<Lamp>(value, options),
+            _ => return None,
+        },
+    )
+}

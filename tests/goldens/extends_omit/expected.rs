@@ -291,3 +291,17 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Parcel" => __v::validate_json::<Parcel>(value, options),
+            "Sample" => __v::validate_json::<Sample>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -334,3 +334,19 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Loose" => __v::validate_json::<Loose>(value, options),
+            "Counts" => __v::validate_json::<Counts>(value, options),
+            "Palette" => __v::validate_json::<Palette>(value, options),
+            "Holder" => __v::validate_json::<Holder>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -266,3 +266,17 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "WaterOrder" => __v::validate_json::<WaterOrder>(value, options),
+            "WaterLog" => __v::validate_json::<WaterLog>(value, options),
+            _ => return None,
+        },
+    )
+}

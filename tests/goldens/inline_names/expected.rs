@@ -304,3 +304,18 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Crate" => __v::validate_json::<Crate>(value, options),
+            "CrateLidShape" => __v::validate_json::<CrateLidShape>(value, options),
+            "CrateLid" => __v::validate_json::<CrateLid>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -760,3 +760,28 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Circle" => __v::validate_json::<Circle>(value, options),
+            "Square" => __v::validate_json::<Square>(value, options),
+            "Drawing" => __v::validate_json::<Drawing>(value, options),
+            "DrawingCanvasMargin" => {
+                __v::validate_json::<DrawingCanvasMargin>(value, options)
+            }
+            "DrawingCanvas" => __v::validate_json::<DrawingCanvas>(value, options),
+            "DrawingShapesItem" => {
+                __v::validate_json::<DrawingShapesItem>(value, options)
+            }
+            "DrawingLayersItem" => {
+                __v::validate_json::<DrawingLayersItem>(value, options)
+            }
+            _ => return None,
+        },
+    )
+}

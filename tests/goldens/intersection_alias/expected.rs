@@ -367,3 +367,18 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Timestamps" => __v::validate_json::<Timestamps>(value, options),
+            "Owner" => __v::validate_json::<Owner>(value, options),
+            "Note" => __v::validate_json::<Note>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -501,3 +501,21 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Error" => __v::validate_json::<Error>(value, options),
+            "OrderFailed" => __v::validate_json::<OrderFailed>(value, options),
+            "OrderFailedErrorData" => {
+                __v::validate_json::<OrderFailedErrorData>(value, options)
+            }
+            "OrderFailedError" => __v::validate_json::<OrderFailedError>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -455,3 +455,19 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Size" => __v::validate_json::<Size>(value, options),
+            "Flavour" => __v::validate_json::<Flavour>(value, options),
+            "Cone" => __v::validate_json::<Cone>(value, options),
+            "ConeWrap" => __v::validate_json::<ConeWrap>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -676,3 +676,21 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Apple" => __v::validate_json::<Apple>(value, options),
+            "Pear" => __v::validate_json::<Pear>(value, options),
+            "Carrot" => __v::validate_json::<Carrot>(value, options),
+            "Fruit" => __v::validate_json::<Fruit>(value, options),
+            "Produce" => __v::validate_json::<Produce>(value, options),
+            "Basket" => __v::validate_json::<Basket>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -156,3 +156,16 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Frame" => __v::validate_json::<Frame>(value, options),
+            _ => return None,
+        },
+    )
+}

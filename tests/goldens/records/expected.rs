@@ -363,3 +363,19 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Seat" => __v::validate_json::<Seat>(value, options),
+            "Theatre" => __v::validate_json::<Theatre>(value, options),
+            "TheatreSides" => __v::validate_json::<TheatreSides>(value, options),
+            "Hours" => __v::validate_json::<Hours>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -220,8 +220,12 @@ impl __v::Validate for Json {
             Some(5usize) => <() as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of Json; expected String (string); Integer (integer); Boolean (boolean); JsonArray (array); JsonMap (object); Null (null)",
+                    "type",
+                    format!(
+                        "{}, found {}",
+                        "expected string or integer or boolean or array or object or null (Json)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -377,6 +381,20 @@ pub fn roundtrip_json(
         match type_name {
             "Json" => go::<Json>(json),
             "Tree" => go::<Tree>(json),
+            _ => return None,
+        },
+    )
+}
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Json" => __v::validate_json::<Json>(value, options),
+            "Tree" => __v::validate_json::<Tree>(value, options),
             _ => return None,
         },
     )

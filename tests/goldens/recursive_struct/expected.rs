@@ -495,3 +495,19 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Category" => __v::validate_json::<Category>(value, options),
+            "Num" => __v::validate_json::<Num>(value, options),
+            "Sum" => __v::validate_json::<Sum>(value, options),
+            "Expr" => __v::validate_json::<Expr>(value, options),
+            _ => return None,
+        },
+    )
+}

@@ -805,3 +805,28 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Request" => __v::validate_json::<Request>(value, options),
+            "Notification" => __v::validate_json::<Notification>(value, options),
+            "Result" => __v::validate_json::<Result>(value, options),
+            "EmptyResult" => __v::validate_json::<EmptyResult>(value, options),
+            "ClockRequest" => __v::validate_json::<ClockRequest>(value, options),
+            "ClockResult" => __v::validate_json::<ClockResult>(value, options),
+            "EchoRequest" => __v::validate_json::<EchoRequest>(value, options),
+            "ClockJumpedNotification" => {
+                __v::validate_json::<ClockJumpedNotification>(value, options)
+            }
+            "ClockJumpedNotificationParams" => {
+                __v::validate_json::<ClockJumpedNotificationParams>(value, options)
+            }
+            _ => return None,
+        },
+    )
+}

@@ -293,8 +293,11 @@ impl __v::Validate for LetterTo {
             Some(1usize) => <Vec<Recipient> as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of LetterTo; expected Recipient (with `address`); RecipientArray (array)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected object or array (LetterTo)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -406,8 +409,11 @@ impl __v::Validate for LetterTags {
             Some(1usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of LetterTags; expected String (string); StringArray (array)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or array (LetterTags)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -453,6 +459,22 @@ pub fn roundtrip_json(
             "Letter" => go::<Letter>(json),
             "LetterTo" => go::<LetterTo>(json),
             "LetterTags" => go::<LetterTags>(json),
+            _ => return None,
+        },
+    )
+}
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Recipient" => __v::validate_json::<Recipient>(value, options),
+            "Letter" => __v::validate_json::<Letter>(value, options),
+            "LetterTo" => __v::validate_json::<LetterTo>(value, options),
+            "LetterTags" => __v::validate_json::<LetterTags>(value, options),
             _ => return None,
         },
     )

@@ -500,3 +500,19 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Email" => __v::validate_json::<Email>(value, options),
+            "Sms" => __v::validate_json::<Sms>(value, options),
+            "CustomChannel" => __v::validate_json::<CustomChannel>(value, options),
+            "Contact" => __v::validate_json::<Contact>(value, options),
+            _ => return None,
+        },
+    )
+}

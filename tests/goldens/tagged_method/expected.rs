@@ -528,3 +528,19 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "OpenDoor" => __v::validate_json::<OpenDoor>(value, options),
+            "CloseDoor" => __v::validate_json::<CloseDoor>(value, options),
+            "RingBell" => __v::validate_json::<RingBell>(value, options),
+            "HouseCommand" => __v::validate_json::<HouseCommand>(value, options),
+            _ => return None,
+        },
+    )
+}

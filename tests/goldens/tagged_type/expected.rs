@@ -620,3 +620,20 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "TextBlock" => __v::validate_json::<TextBlock>(value, options),
+            "PictureBlock" => __v::validate_json::<PictureBlock>(value, options),
+            "Page" => __v::validate_json::<Page>(value, options),
+            "PageBlocksItem" => __v::validate_json::<PageBlocksItem>(value, options),
+            "Block" => __v::validate_json::<Block>(value, options),
+            _ => return None,
+        },
+    )
+}

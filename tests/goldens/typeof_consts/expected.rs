@@ -247,3 +247,17 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "Hello" => __v::validate_json::<Hello>(value, options),
+            "SensorLost" => __v::validate_json::<SensorLost>(value, options),
+            _ => return None,
+        },
+    )
+}

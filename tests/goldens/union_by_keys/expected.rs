@@ -440,3 +440,19 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "ByName" => __v::validate_json::<ByName>(value, options),
+            "ByCode" => __v::validate_json::<ByCode>(value, options),
+            "ByRange" => __v::validate_json::<ByRange>(value, options),
+            "Lookup" => __v::validate_json::<Lookup>(value, options),
+            _ => return None,
+        },
+    )
+}

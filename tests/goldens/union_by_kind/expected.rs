@@ -124,8 +124,11 @@ impl __v::Validate for TicketId {
             Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of TicketId; expected String (string); Integer (integer)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected string or integer (TicketId)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -403,8 +406,12 @@ impl __v::Validate for Anything {
             Some(4usize) => <Flag as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of Anything; expected String (string); Integer (integer); Boolean (boolean); StringArray (array); Flag (with `name`)",
+                    "type",
+                    format!(
+                        "{}, found {}",
+                        "expected string or integer or boolean or array or object (Anything)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -630,8 +637,11 @@ impl __v::Validate for TicketSeat {
             Some(1usize) => <String as __v::Validate>::validate_json(v, cx),
             _ => {
                 cx.error(
-                    "no-variant",
-                    "matches no member of TicketSeat; expected Integer (integer); String (string)",
+                    "type",
+                    format!(
+                        "{}, found {}", "expected integer or string (TicketSeat)",
+                        __v::describe(v)
+                    ),
                 )
             }
         }
@@ -680,6 +690,23 @@ pub fn roundtrip_json(
             "Anything" => go::<Anything>(json),
             "Ticket" => go::<Ticket>(json),
             "TicketSeat" => go::<TicketSeat>(json),
+            _ => return None,
+        },
+    )
+}
+/// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+pub fn validate_json_as(
+    type_name: &str,
+    value: &serde_json::Value,
+    options: &__v::Options,
+) -> Option<__v::Report> {
+    Some(
+        match type_name {
+            "TicketId" => __v::validate_json::<TicketId>(value, options),
+            "Flag" => __v::validate_json::<Flag>(value, options),
+            "Anything" => __v::validate_json::<Anything>(value, options),
+            "Ticket" => __v::validate_json::<Ticket>(value, options),
+            "TicketSeat" => __v::validate_json::<TicketSeat>(value, options),
             _ => return None,
         },
     )
