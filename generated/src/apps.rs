@@ -9718,6 +9718,133 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Like [`roundtrip_json`], from an already parsed value.
+pub fn roundtrip_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
+> {
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
+        value: &serde_json::Value,
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t = T::deserialize(value)?;
+        let name = t.schema_name();
+        Ok((serde_json::to_value(&t)?, name))
+    }
+    Some(
+        match type_name {
+            "McpUiTheme" => go::<McpUiTheme>(value),
+            "McpUiDisplayMode" => go::<McpUiDisplayMode>(value),
+            "McpUiStyleVariableKey" => go::<McpUiStyleVariableKey>(value),
+            "McpUiStyles" => go::<McpUiStyles>(value),
+            "McpUiOpenLinkRequest" => go::<McpUiOpenLinkRequest>(value),
+            "McpUiOpenLinkRequestParams" => go::<McpUiOpenLinkRequestParams>(value),
+            "McpUiOpenLinkResult" => go::<McpUiOpenLinkResult>(value),
+            "McpUiDownloadFileRequest" => go::<McpUiDownloadFileRequest>(value),
+            "McpUiDownloadFileRequestParamsContentsItem" => {
+                go::<McpUiDownloadFileRequestParamsContentsItem>(value)
+            }
+            "McpUiDownloadFileRequestParams" => {
+                go::<McpUiDownloadFileRequestParams>(value)
+            }
+            "McpUiDownloadFileResult" => go::<McpUiDownloadFileResult>(value),
+            "McpUiMessageRequest" => go::<McpUiMessageRequest>(value),
+            "McpUiMessageRequestParams" => go::<McpUiMessageRequestParams>(value),
+            "McpUiMessageResult" => go::<McpUiMessageResult>(value),
+            "McpUiSandboxProxyReadyNotification" => {
+                go::<McpUiSandboxProxyReadyNotification>(value)
+            }
+            "McpUiSandboxResourceReadyNotification" => {
+                go::<McpUiSandboxResourceReadyNotification>(value)
+            }
+            "McpUiSandboxResourceReadyNotificationParams" => {
+                go::<McpUiSandboxResourceReadyNotificationParams>(value)
+            }
+            "McpUiSizeChangedNotification" => go::<McpUiSizeChangedNotification>(value),
+            "McpUiSizeChangedNotificationParams" => {
+                go::<McpUiSizeChangedNotificationParams>(value)
+            }
+            "McpUiToolInputNotification" => go::<McpUiToolInputNotification>(value),
+            "McpUiToolInputNotificationParams" => {
+                go::<McpUiToolInputNotificationParams>(value)
+            }
+            "McpUiToolInputPartialNotification" => {
+                go::<McpUiToolInputPartialNotification>(value)
+            }
+            "McpUiToolInputPartialNotificationParams" => {
+                go::<McpUiToolInputPartialNotificationParams>(value)
+            }
+            "McpUiToolResultNotification" => go::<McpUiToolResultNotification>(value),
+            "McpUiToolCancelledNotification" => {
+                go::<McpUiToolCancelledNotification>(value)
+            }
+            "McpUiToolCancelledNotificationParams" => {
+                go::<McpUiToolCancelledNotificationParams>(value)
+            }
+            "McpUiHostCss" => go::<McpUiHostCss>(value),
+            "McpUiHostStyles" => go::<McpUiHostStyles>(value),
+            "McpUiHostContext" => go::<McpUiHostContext>(value),
+            "McpUiHostContextToolInfo" => go::<McpUiHostContextToolInfo>(value),
+            "McpUiHostContextContainerDimensions" => {
+                go::<McpUiHostContextContainerDimensions>(value)
+            }
+            "McpUiHostContextPlatform" => go::<McpUiHostContextPlatform>(value),
+            "McpUiHostContextDeviceCapabilities" => {
+                go::<McpUiHostContextDeviceCapabilities>(value)
+            }
+            "McpUiHostContextSafeAreaInsets" => {
+                go::<McpUiHostContextSafeAreaInsets>(value)
+            }
+            "McpUiHostContextChangedNotification" => {
+                go::<McpUiHostContextChangedNotification>(value)
+            }
+            "McpUiUpdateModelContextRequest" => {
+                go::<McpUiUpdateModelContextRequest>(value)
+            }
+            "McpUiUpdateModelContextRequestParams" => {
+                go::<McpUiUpdateModelContextRequestParams>(value)
+            }
+            "McpUiResourceTeardownRequest" => go::<McpUiResourceTeardownRequest>(value),
+            "McpUiResourceTeardownResult" => go::<McpUiResourceTeardownResult>(value),
+            "McpUiSupportedContentBlockModalities" => {
+                go::<McpUiSupportedContentBlockModalities>(value)
+            }
+            "McpUiRequestTeardownNotification" => {
+                go::<McpUiRequestTeardownNotification>(value)
+            }
+            "McpUiHostCapabilities" => go::<McpUiHostCapabilities>(value),
+            "McpUiHostCapabilitiesServerTools" => {
+                go::<McpUiHostCapabilitiesServerTools>(value)
+            }
+            "McpUiHostCapabilitiesServerResources" => {
+                go::<McpUiHostCapabilitiesServerResources>(value)
+            }
+            "McpUiHostCapabilitiesSandbox" => go::<McpUiHostCapabilitiesSandbox>(value),
+            "McpUiHostCapabilitiesSampling" => go::<McpUiHostCapabilitiesSampling>(value),
+            "McpUiAppCapabilities" => go::<McpUiAppCapabilities>(value),
+            "McpUiAppCapabilitiesTools" => go::<McpUiAppCapabilitiesTools>(value),
+            "McpUiInitializeRequest" => go::<McpUiInitializeRequest>(value),
+            "McpUiInitializeRequestParams" => go::<McpUiInitializeRequestParams>(value),
+            "McpUiInitializeResult" => go::<McpUiInitializeResult>(value),
+            "McpUiInitializedNotification" => go::<McpUiInitializedNotification>(value),
+            "McpUiResourceCsp" => go::<McpUiResourceCsp>(value),
+            "McpUiResourcePermissions" => go::<McpUiResourcePermissions>(value),
+            "McpUiResourceMeta" => go::<McpUiResourceMeta>(value),
+            "McpUiRequestDisplayModeRequest" => {
+                go::<McpUiRequestDisplayModeRequest>(value)
+            }
+            "McpUiRequestDisplayModeRequestParams" => {
+                go::<McpUiRequestDisplayModeRequestParams>(value)
+            }
+            "McpUiRequestDisplayModeResult" => go::<McpUiRequestDisplayModeResult>(value),
+            "McpUiToolVisibility" => go::<McpUiToolVisibility>(value),
+            "McpUiToolMeta" => go::<McpUiToolMeta>(value),
+            "McpUiClientCapabilities" => go::<McpUiClientCapabilities>(value),
+            _ => return None,
+        },
+    )
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
 pub fn validate_json_as(
     type_name: &str,

@@ -27560,6 +27560,266 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Like [`roundtrip_json`], from an already parsed value.
+pub fn roundtrip_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
+> {
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
+        value: &serde_json::Value,
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t = T::deserialize(value)?;
+        let name = t.schema_name();
+        Ok((serde_json::to_value(&t)?, name))
+    }
+    Some(
+        match type_name {
+            "JSONValue" => go::<JSONValue>(value),
+            "JSONObject" => go::<JSONObject>(value),
+            "JSONArray" => go::<JSONArray>(value),
+            "JSONRPCMessage" => go::<JSONRPCMessage>(value),
+            "MetaObject" => go::<MetaObject>(value),
+            "RequestMetaObject" => go::<RequestMetaObject>(value),
+            "NotificationMetaObject" => go::<NotificationMetaObject>(value),
+            "ResultMetaObject" => go::<ResultMetaObject>(value),
+            "ProgressToken" => go::<ProgressToken>(value),
+            "Cursor" => go::<Cursor>(value),
+            "RequestParams" => go::<RequestParams>(value),
+            "Request" => go::<Request>(value),
+            "NotificationParams" => go::<NotificationParams>(value),
+            "Notification" => go::<Notification>(value),
+            "ResultType" => go::<ResultType>(value),
+            "Result" => go::<Result>(value),
+            "Error" => go::<Error>(value),
+            "RequestId" => go::<RequestId>(value),
+            "JSONRPCRequest" => go::<JSONRPCRequest>(value),
+            "JSONRPCNotification" => go::<JSONRPCNotification>(value),
+            "JSONRPCResultResponse" => go::<JSONRPCResultResponse>(value),
+            "JSONRPCErrorResponse" => go::<JSONRPCErrorResponse>(value),
+            "JSONRPCResponse" => go::<JSONRPCResponse>(value),
+            "ParseError" => go::<ParseError>(value),
+            "InvalidRequestError" => go::<InvalidRequestError>(value),
+            "MethodNotFoundError" => go::<MethodNotFoundError>(value),
+            "InvalidParamsError" => go::<InvalidParamsError>(value),
+            "InternalError" => go::<InternalError>(value),
+            "HeaderMismatchError" => go::<HeaderMismatchError>(value),
+            "HeaderMismatchErrorError" => go::<HeaderMismatchErrorError>(value),
+            "UnsupportedProtocolVersionError" => {
+                go::<UnsupportedProtocolVersionError>(value)
+            }
+            "UnsupportedProtocolVersionErrorErrorData" => {
+                go::<UnsupportedProtocolVersionErrorErrorData>(value)
+            }
+            "UnsupportedProtocolVersionErrorError" => {
+                go::<UnsupportedProtocolVersionErrorError>(value)
+            }
+            "MissingRequiredClientCapabilityError" => {
+                go::<MissingRequiredClientCapabilityError>(value)
+            }
+            "MissingRequiredClientCapabilityErrorErrorData" => {
+                go::<MissingRequiredClientCapabilityErrorErrorData>(value)
+            }
+            "MissingRequiredClientCapabilityErrorError" => {
+                go::<MissingRequiredClientCapabilityErrorError>(value)
+            }
+            "EmptyResult" => go::<EmptyResult>(value),
+            "InputRequest" => go::<InputRequest>(value),
+            "InputResponse" => go::<InputResponse>(value),
+            "InputRequests" => go::<InputRequests>(value),
+            "InputResponses" => go::<InputResponses>(value),
+            "InputRequiredResult" => go::<InputRequiredResult>(value),
+            "InputResponseRequestParams" => go::<InputResponseRequestParams>(value),
+            "CancelledNotificationParams" => go::<CancelledNotificationParams>(value),
+            "CancelledNotification" => go::<CancelledNotification>(value),
+            "DiscoverRequest" => go::<DiscoverRequest>(value),
+            "DiscoverResult" => go::<DiscoverResult>(value),
+            "DiscoverResultResponse" => go::<DiscoverResultResponse>(value),
+            "ClientCapabilities" => go::<ClientCapabilities>(value),
+            "ClientCapabilitiesSampling" => go::<ClientCapabilitiesSampling>(value),
+            "ClientCapabilitiesElicitation" => go::<ClientCapabilitiesElicitation>(value),
+            "ServerCapabilities" => go::<ServerCapabilities>(value),
+            "ServerCapabilitiesPrompts" => go::<ServerCapabilitiesPrompts>(value),
+            "ServerCapabilitiesResources" => go::<ServerCapabilitiesResources>(value),
+            "ServerCapabilitiesTools" => go::<ServerCapabilitiesTools>(value),
+            "Icon" => go::<Icon>(value),
+            "IconTheme" => go::<IconTheme>(value),
+            "Icons" => go::<Icons>(value),
+            "BaseMetadata" => go::<BaseMetadata>(value),
+            "Implementation" => go::<Implementation>(value),
+            "ProgressNotificationParams" => go::<ProgressNotificationParams>(value),
+            "ProgressNotification" => go::<ProgressNotification>(value),
+            "PaginatedRequestParams" => go::<PaginatedRequestParams>(value),
+            "PaginatedRequest" => go::<PaginatedRequest>(value),
+            "PaginatedResult" => go::<PaginatedResult>(value),
+            "CacheableResult" => go::<CacheableResult>(value),
+            "CacheableResultCacheScope" => go::<CacheableResultCacheScope>(value),
+            "ListResourcesRequest" => go::<ListResourcesRequest>(value),
+            "ListResourcesResult" => go::<ListResourcesResult>(value),
+            "ListResourcesResultResponse" => go::<ListResourcesResultResponse>(value),
+            "ListResourceTemplatesRequest" => go::<ListResourceTemplatesRequest>(value),
+            "ListResourceTemplatesResult" => go::<ListResourceTemplatesResult>(value),
+            "ListResourceTemplatesResultResponse" => {
+                go::<ListResourceTemplatesResultResponse>(value)
+            }
+            "ResourceRequestParams" => go::<ResourceRequestParams>(value),
+            "ReadResourceRequestParams" => go::<ReadResourceRequestParams>(value),
+            "ReadResourceRequest" => go::<ReadResourceRequest>(value),
+            "ReadResourceResult" => go::<ReadResourceResult>(value),
+            "ReadResourceResultContentsItem" => {
+                go::<ReadResourceResultContentsItem>(value)
+            }
+            "ReadResourceResultResponse" => go::<ReadResourceResultResponse>(value),
+            "ReadResourceResultResponseResult" => {
+                go::<ReadResourceResultResponseResult>(value)
+            }
+            "ResourceListChangedNotification" => {
+                go::<ResourceListChangedNotification>(value)
+            }
+            "SubscriptionFilter" => go::<SubscriptionFilter>(value),
+            "SubscriptionsListenRequestParams" => {
+                go::<SubscriptionsListenRequestParams>(value)
+            }
+            "SubscriptionsListenRequest" => go::<SubscriptionsListenRequest>(value),
+            "SubscriptionsListenResultMetaObject" => {
+                go::<SubscriptionsListenResultMetaObject>(value)
+            }
+            "SubscriptionsListenResult" => go::<SubscriptionsListenResult>(value),
+            "SubscriptionsListenResultResponse" => {
+                go::<SubscriptionsListenResultResponse>(value)
+            }
+            "SubscriptionsAcknowledgedNotificationParams" => {
+                go::<SubscriptionsAcknowledgedNotificationParams>(value)
+            }
+            "SubscriptionsAcknowledgedNotification" => {
+                go::<SubscriptionsAcknowledgedNotification>(value)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                go::<ResourceUpdatedNotificationParams>(value)
+            }
+            "ResourceUpdatedNotification" => go::<ResourceUpdatedNotification>(value),
+            "Resource" => go::<Resource>(value),
+            "ResourceTemplate" => go::<ResourceTemplate>(value),
+            "ResourceContents" => go::<ResourceContents>(value),
+            "TextResourceContents" => go::<TextResourceContents>(value),
+            "BlobResourceContents" => go::<BlobResourceContents>(value),
+            "ListPromptsRequest" => go::<ListPromptsRequest>(value),
+            "ListPromptsResult" => go::<ListPromptsResult>(value),
+            "ListPromptsResultResponse" => go::<ListPromptsResultResponse>(value),
+            "GetPromptRequestParams" => go::<GetPromptRequestParams>(value),
+            "GetPromptRequest" => go::<GetPromptRequest>(value),
+            "GetPromptResult" => go::<GetPromptResult>(value),
+            "GetPromptResultResponse" => go::<GetPromptResultResponse>(value),
+            "GetPromptResultResponseResult" => go::<GetPromptResultResponseResult>(value),
+            "Prompt" => go::<Prompt>(value),
+            "PromptArgument" => go::<PromptArgument>(value),
+            "Role" => go::<Role>(value),
+            "PromptMessage" => go::<PromptMessage>(value),
+            "ResourceLink" => go::<ResourceLink>(value),
+            "EmbeddedResource" => go::<EmbeddedResource>(value),
+            "EmbeddedResourceResource" => go::<EmbeddedResourceResource>(value),
+            "PromptListChangedNotification" => go::<PromptListChangedNotification>(value),
+            "ListToolsRequest" => go::<ListToolsRequest>(value),
+            "ListToolsResult" => go::<ListToolsResult>(value),
+            "ListToolsResultResponse" => go::<ListToolsResultResponse>(value),
+            "CallToolResult" => go::<CallToolResult>(value),
+            "CallToolResultResponse" => go::<CallToolResultResponse>(value),
+            "CallToolResultResponseResult" => go::<CallToolResultResponseResult>(value),
+            "CallToolRequestParams" => go::<CallToolRequestParams>(value),
+            "CallToolRequest" => go::<CallToolRequest>(value),
+            "ToolListChangedNotification" => go::<ToolListChangedNotification>(value),
+            "ToolAnnotations" => go::<ToolAnnotations>(value),
+            "Tool" => go::<Tool>(value),
+            "ToolInputSchema" => go::<ToolInputSchema>(value),
+            "ToolOutputSchema" => go::<ToolOutputSchema>(value),
+            "LoggingMessageNotificationParams" => {
+                go::<LoggingMessageNotificationParams>(value)
+            }
+            "LoggingMessageNotification" => go::<LoggingMessageNotification>(value),
+            "LoggingLevel" => go::<LoggingLevel>(value),
+            "CreateMessageRequestParams" => go::<CreateMessageRequestParams>(value),
+            "CreateMessageRequestParamsIncludeContext" => {
+                go::<CreateMessageRequestParamsIncludeContext>(value)
+            }
+            "ToolChoice" => go::<ToolChoice>(value),
+            "ToolChoiceMode" => go::<ToolChoiceMode>(value),
+            "CreateMessageRequest" => go::<CreateMessageRequest>(value),
+            "CreateMessageResult" => go::<CreateMessageResult>(value),
+            "CreateMessageResultStopReason" => go::<CreateMessageResultStopReason>(value),
+            "SamplingMessage" => go::<SamplingMessage>(value),
+            "SamplingMessageContent" => go::<SamplingMessageContent>(value),
+            "SamplingMessageContentBlock" => go::<SamplingMessageContentBlock>(value),
+            "Annotations" => go::<Annotations>(value),
+            "ContentBlock" => go::<ContentBlock>(value),
+            "TextContent" => go::<TextContent>(value),
+            "ImageContent" => go::<ImageContent>(value),
+            "AudioContent" => go::<AudioContent>(value),
+            "ToolUseContent" => go::<ToolUseContent>(value),
+            "ToolResultContent" => go::<ToolResultContent>(value),
+            "ModelPreferences" => go::<ModelPreferences>(value),
+            "ModelHint" => go::<ModelHint>(value),
+            "CompleteRequestParams" => go::<CompleteRequestParams>(value),
+            "CompleteRequestParamsRef" => go::<CompleteRequestParamsRef>(value),
+            "CompleteRequestParamsArgument" => go::<CompleteRequestParamsArgument>(value),
+            "CompleteRequestParamsContext" => go::<CompleteRequestParamsContext>(value),
+            "CompleteRequest" => go::<CompleteRequest>(value),
+            "CompleteResult" => go::<CompleteResult>(value),
+            "CompleteResultCompletion" => go::<CompleteResultCompletion>(value),
+            "CompleteResultResponse" => go::<CompleteResultResponse>(value),
+            "ResourceTemplateReference" => go::<ResourceTemplateReference>(value),
+            "PromptReference" => go::<PromptReference>(value),
+            "ListRootsRequest" => go::<ListRootsRequest>(value),
+            "ListRootsRequestParams" => go::<ListRootsRequestParams>(value),
+            "ListRootsResult" => go::<ListRootsResult>(value),
+            "Root" => go::<Root>(value),
+            "ElicitRequestFormParams" => go::<ElicitRequestFormParams>(value),
+            "ElicitRequestFormParamsRequestedSchema" => {
+                go::<ElicitRequestFormParamsRequestedSchema>(value)
+            }
+            "ElicitRequestURLParams" => go::<ElicitRequestURLParams>(value),
+            "ElicitRequestParams" => go::<ElicitRequestParams>(value),
+            "ElicitRequest" => go::<ElicitRequest>(value),
+            "PrimitiveSchemaDefinition" => go::<PrimitiveSchemaDefinition>(value),
+            "StringSchema" => go::<StringSchema>(value),
+            "StringSchemaFormat" => go::<StringSchemaFormat>(value),
+            "NumberSchema" => go::<NumberSchema>(value),
+            "NumberSchemaType" => go::<NumberSchemaType>(value),
+            "BooleanSchema" => go::<BooleanSchema>(value),
+            "UntitledSingleSelectEnumSchema" => {
+                go::<UntitledSingleSelectEnumSchema>(value)
+            }
+            "TitledSingleSelectEnumSchema" => go::<TitledSingleSelectEnumSchema>(value),
+            "TitledSingleSelectEnumSchemaOneOfItem" => {
+                go::<TitledSingleSelectEnumSchemaOneOfItem>(value)
+            }
+            "SingleSelectEnumSchema" => go::<SingleSelectEnumSchema>(value),
+            "UntitledMultiSelectEnumSchema" => go::<UntitledMultiSelectEnumSchema>(value),
+            "UntitledMultiSelectEnumSchemaItems" => {
+                go::<UntitledMultiSelectEnumSchemaItems>(value)
+            }
+            "TitledMultiSelectEnumSchema" => go::<TitledMultiSelectEnumSchema>(value),
+            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
+                go::<TitledMultiSelectEnumSchemaItemsAnyOfItem>(value)
+            }
+            "TitledMultiSelectEnumSchemaItems" => {
+                go::<TitledMultiSelectEnumSchemaItems>(value)
+            }
+            "MultiSelectEnumSchema" => go::<MultiSelectEnumSchema>(value),
+            "LegacyTitledEnumSchema" => go::<LegacyTitledEnumSchema>(value),
+            "EnumSchema" => go::<EnumSchema>(value),
+            "ElicitResult" => go::<ElicitResult>(value),
+            "ElicitResultAction" => go::<ElicitResultAction>(value),
+            "ElicitResultContentValue" => go::<ElicitResultContentValue>(value),
+            "ClientRequest" => go::<ClientRequest>(value),
+            "ClientNotification" => go::<ClientNotification>(value),
+            "ClientResult" => go::<ClientResult>(value),
+            "ServerNotification" => go::<ServerNotification>(value),
+            "ServerResult" => go::<ServerResult>(value),
+            _ => return None,
+        },
+    )
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
 pub fn validate_json_as(
     type_name: &str,

@@ -17450,6 +17450,168 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Like [`roundtrip_json`], from an already parsed value.
+pub fn roundtrip_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
+> {
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
+        value: &serde_json::Value,
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t = T::deserialize(value)?;
+        let name = t.schema_name();
+        Ok((serde_json::to_value(&t)?, name))
+    }
+    Some(
+        match type_name {
+            "JSONRPCMessage" => go::<JSONRPCMessage>(value),
+            "ProgressToken" => go::<ProgressToken>(value),
+            "Cursor" => go::<Cursor>(value),
+            "Request" => go::<Request>(value),
+            "RequestParamsMeta" => go::<RequestParamsMeta>(value),
+            "RequestParams" => go::<RequestParams>(value),
+            "Notification" => go::<Notification>(value),
+            "NotificationParams" => go::<NotificationParams>(value),
+            "Result" => go::<Result>(value),
+            "RequestId" => go::<RequestId>(value),
+            "JSONRPCRequest" => go::<JSONRPCRequest>(value),
+            "JSONRPCNotification" => go::<JSONRPCNotification>(value),
+            "JSONRPCResponse" => go::<JSONRPCResponse>(value),
+            "JSONRPCError" => go::<JSONRPCError>(value),
+            "JSONRPCErrorError" => go::<JSONRPCErrorError>(value),
+            "EmptyResult" => go::<EmptyResult>(value),
+            "CancelledNotification" => go::<CancelledNotification>(value),
+            "CancelledNotificationParams" => go::<CancelledNotificationParams>(value),
+            "InitializeRequest" => go::<InitializeRequest>(value),
+            "InitializeRequestParams" => go::<InitializeRequestParams>(value),
+            "InitializeResult" => go::<InitializeResult>(value),
+            "InitializedNotification" => go::<InitializedNotification>(value),
+            "ClientCapabilities" => go::<ClientCapabilities>(value),
+            "ClientCapabilitiesRoots" => go::<ClientCapabilitiesRoots>(value),
+            "ServerCapabilities" => go::<ServerCapabilities>(value),
+            "ServerCapabilitiesPrompts" => go::<ServerCapabilitiesPrompts>(value),
+            "ServerCapabilitiesResources" => go::<ServerCapabilitiesResources>(value),
+            "ServerCapabilitiesTools" => go::<ServerCapabilitiesTools>(value),
+            "BaseMetadata" => go::<BaseMetadata>(value),
+            "Implementation" => go::<Implementation>(value),
+            "PingRequest" => go::<PingRequest>(value),
+            "ProgressNotification" => go::<ProgressNotification>(value),
+            "ProgressNotificationParams" => go::<ProgressNotificationParams>(value),
+            "PaginatedRequest" => go::<PaginatedRequest>(value),
+            "PaginatedRequestParams" => go::<PaginatedRequestParams>(value),
+            "PaginatedResult" => go::<PaginatedResult>(value),
+            "ListResourcesRequest" => go::<ListResourcesRequest>(value),
+            "ListResourcesResult" => go::<ListResourcesResult>(value),
+            "ListResourceTemplatesRequest" => go::<ListResourceTemplatesRequest>(value),
+            "ListResourceTemplatesResult" => go::<ListResourceTemplatesResult>(value),
+            "ReadResourceRequest" => go::<ReadResourceRequest>(value),
+            "ReadResourceRequestParams" => go::<ReadResourceRequestParams>(value),
+            "ReadResourceResult" => go::<ReadResourceResult>(value),
+            "ReadResourceResultContentsItem" => {
+                go::<ReadResourceResultContentsItem>(value)
+            }
+            "ResourceListChangedNotification" => {
+                go::<ResourceListChangedNotification>(value)
+            }
+            "SubscribeRequest" => go::<SubscribeRequest>(value),
+            "SubscribeRequestParams" => go::<SubscribeRequestParams>(value),
+            "UnsubscribeRequest" => go::<UnsubscribeRequest>(value),
+            "UnsubscribeRequestParams" => go::<UnsubscribeRequestParams>(value),
+            "ResourceUpdatedNotification" => go::<ResourceUpdatedNotification>(value),
+            "ResourceUpdatedNotificationParams" => {
+                go::<ResourceUpdatedNotificationParams>(value)
+            }
+            "Resource" => go::<Resource>(value),
+            "ResourceTemplate" => go::<ResourceTemplate>(value),
+            "ResourceContents" => go::<ResourceContents>(value),
+            "TextResourceContents" => go::<TextResourceContents>(value),
+            "BlobResourceContents" => go::<BlobResourceContents>(value),
+            "ListPromptsRequest" => go::<ListPromptsRequest>(value),
+            "ListPromptsResult" => go::<ListPromptsResult>(value),
+            "GetPromptRequest" => go::<GetPromptRequest>(value),
+            "GetPromptRequestParams" => go::<GetPromptRequestParams>(value),
+            "GetPromptResult" => go::<GetPromptResult>(value),
+            "Prompt" => go::<Prompt>(value),
+            "PromptArgument" => go::<PromptArgument>(value),
+            "Role" => go::<Role>(value),
+            "PromptMessage" => go::<PromptMessage>(value),
+            "ResourceLink" => go::<ResourceLink>(value),
+            "EmbeddedResource" => go::<EmbeddedResource>(value),
+            "EmbeddedResourceResource" => go::<EmbeddedResourceResource>(value),
+            "PromptListChangedNotification" => go::<PromptListChangedNotification>(value),
+            "ListToolsRequest" => go::<ListToolsRequest>(value),
+            "ListToolsResult" => go::<ListToolsResult>(value),
+            "CallToolResult" => go::<CallToolResult>(value),
+            "CallToolRequest" => go::<CallToolRequest>(value),
+            "CallToolRequestParams" => go::<CallToolRequestParams>(value),
+            "ToolListChangedNotification" => go::<ToolListChangedNotification>(value),
+            "ToolAnnotations" => go::<ToolAnnotations>(value),
+            "Tool" => go::<Tool>(value),
+            "ToolInputSchema" => go::<ToolInputSchema>(value),
+            "ToolOutputSchema" => go::<ToolOutputSchema>(value),
+            "SetLevelRequest" => go::<SetLevelRequest>(value),
+            "SetLevelRequestParams" => go::<SetLevelRequestParams>(value),
+            "LoggingMessageNotification" => go::<LoggingMessageNotification>(value),
+            "LoggingMessageNotificationParams" => {
+                go::<LoggingMessageNotificationParams>(value)
+            }
+            "LoggingLevel" => go::<LoggingLevel>(value),
+            "CreateMessageRequest" => go::<CreateMessageRequest>(value),
+            "CreateMessageRequestParamsIncludeContext" => {
+                go::<CreateMessageRequestParamsIncludeContext>(value)
+            }
+            "CreateMessageRequestParams" => go::<CreateMessageRequestParams>(value),
+            "CreateMessageResult" => go::<CreateMessageResult>(value),
+            "CreateMessageResultStopReason" => go::<CreateMessageResultStopReason>(value),
+            "SamplingMessage" => go::<SamplingMessage>(value),
+            "SamplingMessageContent" => go::<SamplingMessageContent>(value),
+            "Annotations" => go::<Annotations>(value),
+            "ContentBlock" => go::<ContentBlock>(value),
+            "TextContent" => go::<TextContent>(value),
+            "ImageContent" => go::<ImageContent>(value),
+            "AudioContent" => go::<AudioContent>(value),
+            "ModelPreferences" => go::<ModelPreferences>(value),
+            "ModelHint" => go::<ModelHint>(value),
+            "CompleteRequest" => go::<CompleteRequest>(value),
+            "CompleteRequestParamsRef" => go::<CompleteRequestParamsRef>(value),
+            "CompleteRequestParamsArgument" => go::<CompleteRequestParamsArgument>(value),
+            "CompleteRequestParamsContext" => go::<CompleteRequestParamsContext>(value),
+            "CompleteRequestParams" => go::<CompleteRequestParams>(value),
+            "CompleteResult" => go::<CompleteResult>(value),
+            "CompleteResultCompletion" => go::<CompleteResultCompletion>(value),
+            "ResourceTemplateReference" => go::<ResourceTemplateReference>(value),
+            "PromptReference" => go::<PromptReference>(value),
+            "ListRootsRequest" => go::<ListRootsRequest>(value),
+            "ListRootsResult" => go::<ListRootsResult>(value),
+            "Root" => go::<Root>(value),
+            "RootsListChangedNotification" => go::<RootsListChangedNotification>(value),
+            "ElicitRequest" => go::<ElicitRequest>(value),
+            "ElicitRequestParamsRequestedSchema" => {
+                go::<ElicitRequestParamsRequestedSchema>(value)
+            }
+            "ElicitRequestParams" => go::<ElicitRequestParams>(value),
+            "PrimitiveSchemaDefinition" => go::<PrimitiveSchemaDefinition>(value),
+            "StringSchema" => go::<StringSchema>(value),
+            "StringSchemaFormat" => go::<StringSchemaFormat>(value),
+            "NumberSchema" => go::<NumberSchema>(value),
+            "NumberSchemaType" => go::<NumberSchemaType>(value),
+            "BooleanSchema" => go::<BooleanSchema>(value),
+            "EnumSchema" => go::<EnumSchema>(value),
+            "ElicitResult" => go::<ElicitResult>(value),
+            "ElicitResultAction" => go::<ElicitResultAction>(value),
+            "ElicitResultContentValue" => go::<ElicitResultContentValue>(value),
+            "ClientRequest" => go::<ClientRequest>(value),
+            "ClientNotification" => go::<ClientNotification>(value),
+            "ClientResult" => go::<ClientResult>(value),
+            "ServerRequest" => go::<ServerRequest>(value),
+            "ServerNotification" => go::<ServerNotification>(value),
+            "ServerResult" => go::<ServerResult>(value),
+            _ => return None,
+        },
+    )
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
 pub fn validate_json_as(
     type_name: &str,

@@ -27479,6 +27479,254 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Like [`roundtrip_json`], from an already parsed value.
+pub fn roundtrip_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
+> {
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
+        value: &serde_json::Value,
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t = T::deserialize(value)?;
+        let name = t.schema_name();
+        Ok((serde_json::to_value(&t)?, name))
+    }
+    Some(
+        match type_name {
+            "JSONRPCMessage" => go::<JSONRPCMessage>(value),
+            "ProgressToken" => go::<ProgressToken>(value),
+            "Cursor" => go::<Cursor>(value),
+            "TaskAugmentedRequestParams" => go::<TaskAugmentedRequestParams>(value),
+            "RequestParams" => go::<RequestParams>(value),
+            "RequestParamsMeta" => go::<RequestParamsMeta>(value),
+            "Request" => go::<Request>(value),
+            "NotificationParams" => go::<NotificationParams>(value),
+            "Notification" => go::<Notification>(value),
+            "Result" => go::<Result>(value),
+            "Error" => go::<Error>(value),
+            "RequestId" => go::<RequestId>(value),
+            "JSONRPCRequest" => go::<JSONRPCRequest>(value),
+            "JSONRPCNotification" => go::<JSONRPCNotification>(value),
+            "JSONRPCResultResponse" => go::<JSONRPCResultResponse>(value),
+            "JSONRPCErrorResponse" => go::<JSONRPCErrorResponse>(value),
+            "JSONRPCResponse" => go::<JSONRPCResponse>(value),
+            "URLElicitationRequiredError" => go::<URLElicitationRequiredError>(value),
+            "URLElicitationRequiredErrorErrorData" => {
+                go::<URLElicitationRequiredErrorErrorData>(value)
+            }
+            "URLElicitationRequiredErrorError" => {
+                go::<URLElicitationRequiredErrorError>(value)
+            }
+            "EmptyResult" => go::<EmptyResult>(value),
+            "CancelledNotificationParams" => go::<CancelledNotificationParams>(value),
+            "CancelledNotification" => go::<CancelledNotification>(value),
+            "InitializeRequestParams" => go::<InitializeRequestParams>(value),
+            "InitializeRequest" => go::<InitializeRequest>(value),
+            "InitializeResult" => go::<InitializeResult>(value),
+            "InitializedNotification" => go::<InitializedNotification>(value),
+            "ClientCapabilities" => go::<ClientCapabilities>(value),
+            "ClientCapabilitiesRoots" => go::<ClientCapabilitiesRoots>(value),
+            "ClientCapabilitiesSampling" => go::<ClientCapabilitiesSampling>(value),
+            "ClientCapabilitiesElicitation" => go::<ClientCapabilitiesElicitation>(value),
+            "ClientCapabilitiesTasksRequestsSampling" => {
+                go::<ClientCapabilitiesTasksRequestsSampling>(value)
+            }
+            "ClientCapabilitiesTasksRequestsElicitation" => {
+                go::<ClientCapabilitiesTasksRequestsElicitation>(value)
+            }
+            "ClientCapabilitiesTasksRequests" => {
+                go::<ClientCapabilitiesTasksRequests>(value)
+            }
+            "ClientCapabilitiesTasks" => go::<ClientCapabilitiesTasks>(value),
+            "ServerCapabilities" => go::<ServerCapabilities>(value),
+            "ServerCapabilitiesPrompts" => go::<ServerCapabilitiesPrompts>(value),
+            "ServerCapabilitiesResources" => go::<ServerCapabilitiesResources>(value),
+            "ServerCapabilitiesTools" => go::<ServerCapabilitiesTools>(value),
+            "ServerCapabilitiesTasksRequestsTools" => {
+                go::<ServerCapabilitiesTasksRequestsTools>(value)
+            }
+            "ServerCapabilitiesTasksRequests" => {
+                go::<ServerCapabilitiesTasksRequests>(value)
+            }
+            "ServerCapabilitiesTasks" => go::<ServerCapabilitiesTasks>(value),
+            "Icon" => go::<Icon>(value),
+            "IconTheme" => go::<IconTheme>(value),
+            "Icons" => go::<Icons>(value),
+            "BaseMetadata" => go::<BaseMetadata>(value),
+            "Implementation" => go::<Implementation>(value),
+            "PingRequest" => go::<PingRequest>(value),
+            "ProgressNotificationParams" => go::<ProgressNotificationParams>(value),
+            "ProgressNotification" => go::<ProgressNotification>(value),
+            "PaginatedRequestParams" => go::<PaginatedRequestParams>(value),
+            "PaginatedRequest" => go::<PaginatedRequest>(value),
+            "PaginatedResult" => go::<PaginatedResult>(value),
+            "ListResourcesRequest" => go::<ListResourcesRequest>(value),
+            "ListResourcesResult" => go::<ListResourcesResult>(value),
+            "ListResourceTemplatesRequest" => go::<ListResourceTemplatesRequest>(value),
+            "ListResourceTemplatesResult" => go::<ListResourceTemplatesResult>(value),
+            "ResourceRequestParams" => go::<ResourceRequestParams>(value),
+            "ReadResourceRequestParams" => go::<ReadResourceRequestParams>(value),
+            "ReadResourceRequest" => go::<ReadResourceRequest>(value),
+            "ReadResourceResult" => go::<ReadResourceResult>(value),
+            "ReadResourceResultContentsItem" => {
+                go::<ReadResourceResultContentsItem>(value)
+            }
+            "ResourceListChangedNotification" => {
+                go::<ResourceListChangedNotification>(value)
+            }
+            "SubscribeRequestParams" => go::<SubscribeRequestParams>(value),
+            "SubscribeRequest" => go::<SubscribeRequest>(value),
+            "UnsubscribeRequestParams" => go::<UnsubscribeRequestParams>(value),
+            "UnsubscribeRequest" => go::<UnsubscribeRequest>(value),
+            "ResourceUpdatedNotificationParams" => {
+                go::<ResourceUpdatedNotificationParams>(value)
+            }
+            "ResourceUpdatedNotification" => go::<ResourceUpdatedNotification>(value),
+            "Resource" => go::<Resource>(value),
+            "ResourceTemplate" => go::<ResourceTemplate>(value),
+            "ResourceContents" => go::<ResourceContents>(value),
+            "TextResourceContents" => go::<TextResourceContents>(value),
+            "BlobResourceContents" => go::<BlobResourceContents>(value),
+            "ListPromptsRequest" => go::<ListPromptsRequest>(value),
+            "ListPromptsResult" => go::<ListPromptsResult>(value),
+            "GetPromptRequestParams" => go::<GetPromptRequestParams>(value),
+            "GetPromptRequest" => go::<GetPromptRequest>(value),
+            "GetPromptResult" => go::<GetPromptResult>(value),
+            "Prompt" => go::<Prompt>(value),
+            "PromptArgument" => go::<PromptArgument>(value),
+            "Role" => go::<Role>(value),
+            "PromptMessage" => go::<PromptMessage>(value),
+            "ResourceLink" => go::<ResourceLink>(value),
+            "EmbeddedResource" => go::<EmbeddedResource>(value),
+            "EmbeddedResourceResource" => go::<EmbeddedResourceResource>(value),
+            "PromptListChangedNotification" => go::<PromptListChangedNotification>(value),
+            "ListToolsRequest" => go::<ListToolsRequest>(value),
+            "ListToolsResult" => go::<ListToolsResult>(value),
+            "CallToolResult" => go::<CallToolResult>(value),
+            "CallToolRequestParams" => go::<CallToolRequestParams>(value),
+            "CallToolRequest" => go::<CallToolRequest>(value),
+            "ToolListChangedNotification" => go::<ToolListChangedNotification>(value),
+            "ToolAnnotations" => go::<ToolAnnotations>(value),
+            "ToolExecution" => go::<ToolExecution>(value),
+            "ToolExecutionTaskSupport" => go::<ToolExecutionTaskSupport>(value),
+            "Tool" => go::<Tool>(value),
+            "ToolInputSchema" => go::<ToolInputSchema>(value),
+            "ToolOutputSchema" => go::<ToolOutputSchema>(value),
+            "TaskStatus" => go::<TaskStatus>(value),
+            "TaskMetadata" => go::<TaskMetadata>(value),
+            "RelatedTaskMetadata" => go::<RelatedTaskMetadata>(value),
+            "Task" => go::<Task>(value),
+            "CreateTaskResult" => go::<CreateTaskResult>(value),
+            "GetTaskRequest" => go::<GetTaskRequest>(value),
+            "GetTaskRequestParams" => go::<GetTaskRequestParams>(value),
+            "GetTaskResult" => go::<GetTaskResult>(value),
+            "GetTaskPayloadRequest" => go::<GetTaskPayloadRequest>(value),
+            "GetTaskPayloadRequestParams" => go::<GetTaskPayloadRequestParams>(value),
+            "GetTaskPayloadResult" => go::<GetTaskPayloadResult>(value),
+            "CancelTaskRequest" => go::<CancelTaskRequest>(value),
+            "CancelTaskRequestParams" => go::<CancelTaskRequestParams>(value),
+            "CancelTaskResult" => go::<CancelTaskResult>(value),
+            "ListTasksRequest" => go::<ListTasksRequest>(value),
+            "ListTasksResult" => go::<ListTasksResult>(value),
+            "TaskStatusNotificationParams" => go::<TaskStatusNotificationParams>(value),
+            "TaskStatusNotification" => go::<TaskStatusNotification>(value),
+            "SetLevelRequestParams" => go::<SetLevelRequestParams>(value),
+            "SetLevelRequest" => go::<SetLevelRequest>(value),
+            "LoggingMessageNotificationParams" => {
+                go::<LoggingMessageNotificationParams>(value)
+            }
+            "LoggingMessageNotification" => go::<LoggingMessageNotification>(value),
+            "LoggingLevel" => go::<LoggingLevel>(value),
+            "CreateMessageRequestParams" => go::<CreateMessageRequestParams>(value),
+            "CreateMessageRequestParamsIncludeContext" => {
+                go::<CreateMessageRequestParamsIncludeContext>(value)
+            }
+            "ToolChoice" => go::<ToolChoice>(value),
+            "ToolChoiceMode" => go::<ToolChoiceMode>(value),
+            "CreateMessageRequest" => go::<CreateMessageRequest>(value),
+            "CreateMessageResult" => go::<CreateMessageResult>(value),
+            "CreateMessageResultStopReason" => go::<CreateMessageResultStopReason>(value),
+            "SamplingMessage" => go::<SamplingMessage>(value),
+            "SamplingMessageContent" => go::<SamplingMessageContent>(value),
+            "SamplingMessageContentBlock" => go::<SamplingMessageContentBlock>(value),
+            "Annotations" => go::<Annotations>(value),
+            "ContentBlock" => go::<ContentBlock>(value),
+            "TextContent" => go::<TextContent>(value),
+            "ImageContent" => go::<ImageContent>(value),
+            "AudioContent" => go::<AudioContent>(value),
+            "ToolUseContent" => go::<ToolUseContent>(value),
+            "ToolResultContent" => go::<ToolResultContent>(value),
+            "ModelPreferences" => go::<ModelPreferences>(value),
+            "ModelHint" => go::<ModelHint>(value),
+            "CompleteRequestParams" => go::<CompleteRequestParams>(value),
+            "CompleteRequestParamsRef" => go::<CompleteRequestParamsRef>(value),
+            "CompleteRequestParamsArgument" => go::<CompleteRequestParamsArgument>(value),
+            "CompleteRequestParamsContext" => go::<CompleteRequestParamsContext>(value),
+            "CompleteRequest" => go::<CompleteRequest>(value),
+            "CompleteResult" => go::<CompleteResult>(value),
+            "CompleteResultCompletion" => go::<CompleteResultCompletion>(value),
+            "ResourceTemplateReference" => go::<ResourceTemplateReference>(value),
+            "PromptReference" => go::<PromptReference>(value),
+            "ListRootsRequest" => go::<ListRootsRequest>(value),
+            "ListRootsResult" => go::<ListRootsResult>(value),
+            "Root" => go::<Root>(value),
+            "RootsListChangedNotification" => go::<RootsListChangedNotification>(value),
+            "ElicitRequestFormParams" => go::<ElicitRequestFormParams>(value),
+            "ElicitRequestFormParamsRequestedSchema" => {
+                go::<ElicitRequestFormParamsRequestedSchema>(value)
+            }
+            "ElicitRequestURLParams" => go::<ElicitRequestURLParams>(value),
+            "ElicitRequestParams" => go::<ElicitRequestParams>(value),
+            "ElicitRequest" => go::<ElicitRequest>(value),
+            "PrimitiveSchemaDefinition" => go::<PrimitiveSchemaDefinition>(value),
+            "StringSchema" => go::<StringSchema>(value),
+            "StringSchemaFormat" => go::<StringSchemaFormat>(value),
+            "NumberSchema" => go::<NumberSchema>(value),
+            "NumberSchemaType" => go::<NumberSchemaType>(value),
+            "BooleanSchema" => go::<BooleanSchema>(value),
+            "UntitledSingleSelectEnumSchema" => {
+                go::<UntitledSingleSelectEnumSchema>(value)
+            }
+            "TitledSingleSelectEnumSchema" => go::<TitledSingleSelectEnumSchema>(value),
+            "TitledSingleSelectEnumSchemaOneOfItem" => {
+                go::<TitledSingleSelectEnumSchemaOneOfItem>(value)
+            }
+            "SingleSelectEnumSchema" => go::<SingleSelectEnumSchema>(value),
+            "UntitledMultiSelectEnumSchema" => go::<UntitledMultiSelectEnumSchema>(value),
+            "UntitledMultiSelectEnumSchemaItems" => {
+                go::<UntitledMultiSelectEnumSchemaItems>(value)
+            }
+            "TitledMultiSelectEnumSchema" => go::<TitledMultiSelectEnumSchema>(value),
+            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
+                go::<TitledMultiSelectEnumSchemaItemsAnyOfItem>(value)
+            }
+            "TitledMultiSelectEnumSchemaItems" => {
+                go::<TitledMultiSelectEnumSchemaItems>(value)
+            }
+            "MultiSelectEnumSchema" => go::<MultiSelectEnumSchema>(value),
+            "LegacyTitledEnumSchema" => go::<LegacyTitledEnumSchema>(value),
+            "EnumSchema" => go::<EnumSchema>(value),
+            "ElicitResult" => go::<ElicitResult>(value),
+            "ElicitResultAction" => go::<ElicitResultAction>(value),
+            "ElicitResultContentValue" => go::<ElicitResultContentValue>(value),
+            "ElicitationCompleteNotification" => {
+                go::<ElicitationCompleteNotification>(value)
+            }
+            "ElicitationCompleteNotificationParams" => {
+                go::<ElicitationCompleteNotificationParams>(value)
+            }
+            "ClientRequest" => go::<ClientRequest>(value),
+            "ClientNotification" => go::<ClientNotification>(value),
+            "ClientResult" => go::<ClientResult>(value),
+            "ServerRequest" => go::<ServerRequest>(value),
+            "ServerNotification" => go::<ServerNotification>(value),
+            "ServerResult" => go::<ServerResult>(value),
+            _ => return None,
+        },
+    )
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
 pub fn validate_json_as(
     type_name: &str,

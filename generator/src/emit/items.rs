@@ -842,6 +842,7 @@ impl<'a> Ctx<'a> {
     fn dynamic(&self) -> TokenStream {
         let mut arms = Vec::new();
         let mut varms = Vec::new();
+        let mut varms_rt = Vec::new();
         let mut names = Vec::new();
         let mut unions = Vec::new();
         for item in &self.module.items {
@@ -859,6 +860,7 @@ impl<'a> Ctx<'a> {
             names.push(quote! { (#n, #kind) });
             arms.push(quote! { #n => go::<#t>(json), });
             varms.push(quote! { #n => __v::validate_json::<#t>(value, options), });
+            varms_rt.push(quote! { #n => go::<#t>(value), });
             if let ItemKind::Union(_) = &item.kind {
                 let mut leaves = BTreeSet::new();
                 self.leaves(&Ty::Named(TypeRef { module: self.module.name.clone(), name: n.clone() }), &mut leaves, 0);
@@ -886,6 +888,19 @@ impl<'a> Ctx<'a> {
                 }
                 Some(match type_name {
                     #(#arms)*
+                    _ => return None,
+                })
+            }
+
+            /// Like [`roundtrip_json`], from an already parsed value.
+            pub fn roundtrip_value(type_name: &str, value: &serde_json::Value) -> Option<::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>> {
+                fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(value: &serde_json::Value) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+                    let t = T::deserialize(value)?;
+                    let name = t.schema_name();
+                    Ok((serde_json::to_value(&t)?, name))
+                }
+                Some(match type_name {
+                    #(#varms_rt)*
                     _ => return None,
                 })
             }

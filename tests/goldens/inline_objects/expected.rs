@@ -760,6 +760,33 @@ pub fn roundtrip_json(
         },
     )
 }
+/// Like [`roundtrip_json`], from an already parsed value.
+pub fn roundtrip_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<
+    ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
+> {
+    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
+        value: &serde_json::Value,
+    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
+        let t = T::deserialize(value)?;
+        let name = t.schema_name();
+        Ok((serde_json::to_value(&t)?, name))
+    }
+    Some(
+        match type_name {
+            "Circle" => go::<Circle>(value),
+            "Square" => go::<Square>(value),
+            "Drawing" => go::<Drawing>(value),
+            "DrawingCanvasMargin" => go::<DrawingCanvasMargin>(value),
+            "DrawingCanvas" => go::<DrawingCanvas>(value),
+            "DrawingShapesItem" => go::<DrawingShapesItem>(value),
+            "DrawingLayersItem" => go::<DrawingLayersItem>(value),
+            _ => return None,
+        },
+    )
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
 pub fn validate_json_as(
     type_name: &str,
