@@ -4,7 +4,7 @@
 #![allow(deprecated)] // Some types used as examples are deprecated in 2026-07-28.
 
 use mcp_schema::validate::{self, jsonrpc, Options, Report, Severity, RULES};
-use mcp_schema::{v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_schema::{resource_metadata as rm, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
 use mcp_schema_tests::{example_files, upstream, Tally};
 use serde_json::{json, Value};
 
@@ -29,6 +29,10 @@ fn envelope(v: &Value, o: &Options) -> Report {
     let mut cx = validate::Cx::new(*o);
     jsonrpc::envelope(v, &mut cx);
     cx.finish()
+}
+
+fn read_result(contents: Value) -> Value {
+    json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "contents": contents})
 }
 
 fn apps_on() -> Options {
@@ -162,6 +166,30 @@ fn cases() -> Vec<Case> {
             invalid: tool_with_icon(&data_uri("image/svg+xml", b"plain text"), None),
             pointer: "/icons/0/src",
             severity: e,
+        },
+        Case {
+            rule: "resources.same-uri",
+            check: check!(rm::ReadResourceResult),
+            valid: read_result(json!([{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "1"}, {"uri": "file:///a", "name": "a", "mimeType": "text/html", "text": "2"}])),
+            invalid: read_result(json!([{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "1"}, {"uri": "file:///b", "name": "a", "mimeType": "text/html", "text": "2"}])),
+            pointer: "/contents/1/uri",
+            severity: e,
+        },
+        Case {
+            rule: "resources.distinct-mime-types",
+            check: check!(rm::ReadResourceResult),
+            valid: read_result(json!([{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "1"}, {"uri": "file:///a", "name": "a", "mimeType": "text/html", "text": "2"}])),
+            invalid: read_result(json!([{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "1"}, {"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "2"}])),
+            pointer: "/contents/1/mimeType",
+            severity: w,
+        },
+        Case {
+            rule: "resources.consistent-metadata",
+            check: check!(rm::ReadResourceResult),
+            valid: read_result(json!([{"uri": "file:///a", "name": "a", "title": "A", "text": "1"}, {"uri": "file:///a", "name": "a", "title": "A", "mimeType": "text/html", "text": "2"}])),
+            invalid: read_result(json!([{"uri": "file:///a", "name": "a", "title": "A", "text": "1"}, {"uri": "file:///a", "name": "a", "title": "B", "mimeType": "text/html", "text": "2"}])),
+            pointer: "/contents/1/title",
+            severity: w,
         },
         Case {
             rule: "apps.ui-uri",

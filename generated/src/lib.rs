@@ -23,6 +23,9 @@ pub mod v2026_07_28;
 #[cfg(feature = "draft")]
 #[cfg_attr(docsrs, doc(cfg(feature = "draft")))]
 pub mod draft;
+#[cfg(feature = "resource-metadata")]
+#[cfg_attr(docsrs, doc(cfg(feature = "resource-metadata")))]
+pub mod resource_metadata;
 #[cfg(feature = "apps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "apps")))]
 pub mod apps;

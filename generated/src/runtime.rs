@@ -503,6 +503,20 @@ pub mod __private {
         best.map(|(i, _)| i)
     }
 
+    /// A compatibility move: puts `value` under `key` inside `target` unless it has
+    /// one already, in which case the value is handed back to stay where it was.
+    pub fn move_into<T: Serialize + DeserializeOwned, E: de::Error>(target: &mut T, key: &str, value: Value) -> Result<Option<Value>, E> {
+        let mut v = serde_json::to_value(&*target).map_err(E::custom)?;
+        match v.as_object_mut() {
+            Some(o) if !o.contains_key(key) => {
+                o.insert(key.to_string(), value);
+            }
+            _ => return Ok(Some(value)),
+        }
+        *target = T::deserialize(v).map_err(E::custom)?;
+        Ok(None)
+    }
+
     /// Reads a union decided by the keys present, once the best variant is known.
     pub fn from_value<T: DeserializeOwned, E: de::Error>(v: Value) -> Result<T, E> {
         T::deserialize(v).map_err(E::custom)

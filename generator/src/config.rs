@@ -16,6 +16,9 @@ pub struct Config {
     /// Result types for requests that do not follow the `XRequest` -> `XResult` naming.
     #[serde(default)]
     pub request_results: BTreeMap<String, String>,
+    /// Fields a compatibility rule moves when reading an older form.
+    #[serde(default, rename = "moved_field")]
+    pub moved_fields: Vec<MovedField>,
     /// Fields whose value the spec fixes in prose rather than in the type.
     #[serde(default, rename = "field_literal")]
     pub field_literals: Vec<FieldLiteral>,
@@ -48,6 +51,9 @@ pub struct Validation {
 pub struct Check {
     /// Schema type names, in every module that has them.
     pub types: Vec<String>,
+    /// Modules it applies to; empty means all.
+    #[serde(default)]
+    pub modules: Vec<String>,
     /// Function under `crate::validate`, called as `f(value, cx)`.
     pub run: String,
     /// Cargo feature the function needs.
@@ -73,6 +79,9 @@ pub struct ModuleConfig {
     /// How messages name this schema, e.g. `2025-11-25` or `MCP Apps`; the module name if unset.
     #[serde(default)]
     pub label: Option<String>,
+    /// A proposal overlay (path from the repository root) applied to `input`.
+    #[serde(default)]
+    pub overlay: Option<String>,
     /// Bare-module imports (`from "pkg"`) mapped to a generated module.
     #[serde(default)]
     pub imports: BTreeMap<String, String>,
@@ -83,6 +92,19 @@ pub struct ModuleConfig {
 pub struct Binding {
     /// Rust type path.
     pub rust: String,
+    pub reason: String,
+}
+
+/// Reading `type.field` (no longer defined) moves its value into the object in `type.into`, unless that object
+/// already has the field; writing then uses the new place.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MovedField {
+    pub modules: Vec<String>,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub field: String,
+    pub into: String,
     pub reason: String,
 }
 

@@ -11,6 +11,7 @@ pub mod parse;
 pub mod config;
 pub mod ir;
 pub mod names;
+pub mod overlay;
 pub mod resolve;
 pub mod emit;
 
@@ -29,13 +30,26 @@ pub struct Input {
 pub fn generate(inputs: &[Input], config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let mut diags = Diagnostics::default();
     let mut files = Vec::new();
+    let read = |path: &str, diags: &mut Diagnostics| -> Option<parse::File> {
+        match inputs.iter().find(|i| i.path == path) {
+            Some(input) => parse::parse_file(&input.path, &input.source).map_err(|d| diags.0.extend(d.0)).ok(),
+            None => {
+                diags.push(Diagnostic::new(&Location { file: path.to_string(), ..Location::default() }, "this input was not provided"));
+                None
+            }
+        }
+    };
     for m in &config.modules {
-        match inputs.iter().find(|i| i.path == m.input) {
-            Some(input) => match parse::parse_file(&input.path, &input.source) {
-                Ok(f) => files.push(f),
-                Err(d) => diags.0.extend(d.0),
-            },
-            None => diags.push(Diagnostic::new(&Location { file: m.input.clone(), ..Location::default() }, format!("input of module `{}` was not provided", m.name))),
+        let Some(base) = read(&m.input, &mut diags) else { continue };
+        match &m.overlay {
+            None => files.push(base),
+            Some(path) => {
+                let Some(ov) = read(path, &mut diags) else { continue };
+                match overlay::apply(&base, &ov) {
+                    Ok(f) => files.push(f),
+                    Err(d) => diags.0.extend(d.0),
+                }
+            }
         }
     }
     if !diags.is_empty() {

@@ -15,9 +15,16 @@ pub fn run(root: &Path, check: bool) -> Result<(), String> {
     let config = Config::from_toml(&config_text)?;
     let mut inputs = Vec::new();
     for m in &config.modules {
-        let path = root.join(crate::sync::UPSTREAM_DIR).join(&m.input);
-        let source = fs::read_to_string(&path).map_err(|e| format!("{}: {e} (is it pinned in {}?)", path.display(), crate::sync::PINS_FILE))?;
-        inputs.push(Input { path: m.input.clone(), source });
+        if !inputs.iter().any(|i: &Input| i.path == m.input) {
+            let path = root.join(crate::sync::UPSTREAM_DIR).join(&m.input);
+            let source = fs::read_to_string(&path).map_err(|e| format!("{}: {e} (is it pinned in {}?)", path.display(), crate::sync::PINS_FILE))?;
+            inputs.push(Input { path: m.input.clone(), source });
+        }
+        // Overlays are the project's own files, read from the repository.
+        if let Some(overlay) = &m.overlay {
+            let source = fs::read_to_string(root.join(overlay)).map_err(|e| format!("{overlay}: {e}"))?;
+            inputs.push(Input { path: overlay.clone(), source });
+        }
     }
     let files = generator::generate(&inputs, &config).map_err(|d| d.to_string())?;
 

@@ -23,6 +23,7 @@ pub mod formats;
 pub mod icons;
 pub mod jsonrpc;
 pub mod meta;
+pub mod resources;
 #[cfg(feature = "apps")]
 pub mod apps;
 
@@ -58,6 +59,9 @@ pub const RULES: &[(&str, &str)] = &[
     ("icon.data", "a `data:` icon decodes"),
     ("icon.size", "a `data:` icon is within the size limit"),
     ("icon.content", "a `data:` icon's bytes are the declared or implied image type"),
+    ("resources.same-uri", "every element of a multi-format read has the requested URI (resource-metadata proposal)"),
+    ("resources.distinct-mime-types", "each element of a multi-format read is a different MIME type (warning)"),
+    ("resources.consistent-metadata", "name, title, description and annotations agree across a read's elements (warning)"),
     ("apps.ui-uri", "an MCP Apps UI resource URI starts with `ui://`"),
     ("apps.mime-type", "an MCP Apps UI resource is `text/html;profile=mcp-app`"),
     ("apps.content", "an MCP Apps UI resource's content is `text` or `blob`"),

@@ -16,7 +16,7 @@ pub fn render(doc: &Doc, resolves: &dyn Fn(&str) -> bool) -> Vec<String> {
     for (tag, value) in &doc.tags {
         let value = convert(value, resolves);
         match tag.as_str() {
-            "description" | "category" | "internal" | "deprecated" => {}
+            "description" | "category" | "internal" | "deprecated" | "overlay" | "overlayRemove" => {}
             "see" => notes.push(format!("See also: {value}")),
             "example" => {
                 let (title, body) = match value.split_once('\n') {

@@ -359,6 +359,35 @@ impl<'a> Ctx<'a> {
                 }
             }
         };
+        let moves: Vec<TokenStream> = self
+            .config
+            .moved_fields
+            .iter()
+            .filter(|m| m.type_name == item.name && m.modules.contains(&self.module.name))
+            .filter_map(|m| {
+                let target = s.fields.iter().find(|f| f.name == m.into)?;
+                let into = format_ident!("{}", field_rust_name(self.config, &item.name, &target.name));
+                let key = &m.field;
+                let slot = if target.optional { quote! { out.#into.as_mut() } } else { quote! { Some(&mut out.#into) } };
+                Some(quote! {
+                    if let (Some(target), Some(value)) = (#slot, out.extra.remove(#key)) {
+                        if let Some(kept) = __p::move_into::<_, E>(target, #key, value)? {
+                            out.extra.insert(#key.to_string(), kept);
+                        }
+                    }
+                })
+            })
+            .collect();
+        let finish_body = if moves.is_empty() {
+            quote! { Ok(#name { #(#inits)* extra: self.extra }) }
+        } else {
+            quote! {
+                let mut out = #name { #(#inits)* extra: self.extra };
+                // Compatibility with the older form (see the type's docs).
+                #(#moves)*
+                Ok(out)
+            }
+        };
         let derive_default = if all_default { quote! { Default, } } else { quote! {} };
         let schema_doc = format!(" Reads and writes `{name_str}` objects; see [`__p::Builder`].");
         quote! {
@@ -386,7 +415,7 @@ impl<'a> Ctx<'a> {
                 }
                 fn finish<E: serde::de::Error>(self) -> ::core::result::Result<#name, E> {
                     #(#checks)*
-                    Ok(#name { #(#inits)* extra: self.extra })
+                    #finish_body
                 }
             }
 

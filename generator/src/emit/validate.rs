@@ -12,7 +12,8 @@ use crate::parse::Doc;
 impl<'a> Ctx<'a> {
     /// Calls to the configured hand-written rules for a type.
     fn configured_checks(&self, name: &str) -> TokenStream {
-        let calls = self.config.checks.iter().filter(|c| c.types.iter().any(|t| t == name)).map(|c| {
+        let module = &self.module.name;
+        let calls = self.config.checks.iter().filter(|c| c.types.iter().any(|t| t == name) && (c.modules.is_empty() || c.modules.contains(module))).map(|c| {
             let path: syn::Path = syn::parse_str(&format!("crate::validate::{}", c.run)).expect("check paths are validated in resolve");
             let call = match &c.option {
                 Some(flag) => {

@@ -51,6 +51,17 @@ pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnos
             }
         }
     }
+    for m in &config.moved_fields {
+        let found = space.modules.iter().filter(|md| m.modules.contains(&md.name)).any(|md| {
+            md.items.iter().any(|i| match &i.kind {
+                ItemKind::Struct(s) => i.name == m.type_name && s.fields.iter().any(|f| f.name == m.into) && !s.fields.iter().any(|f| f.name == m.field),
+                _ => false,
+            })
+        });
+        if !found {
+            diags.push(Diagnostic::new(&at, format!("moved_field `{}.{}` -> `{}`: no such type with that target field (and without the moved field) in {:?}", m.type_name, m.field, m.into, m.modules)));
+        }
+    }
     if let Some(run) = &config.validation.meta_check {
         if syn::parse_str::<syn::Path>(run).is_err() {
             diags.push(Diagnostic::new(&at, format!("meta_check `{run}` is not a Rust path")));

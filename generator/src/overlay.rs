@@ -1,0 +1,107 @@
+//! Between parse and resolve: apply a proposal overlay (a small TypeScript file
+//! of the project's own) to a base schema, giving the declarations of a new
+//! module. The base module itself is generated from the unchanged base file.
+
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::parse::{Decl, DeclKind, File, TypeExpr, TypeKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Directive {
+    /// No directive: a new declaration.
+    Add,
+    Replace,
+    Merge,
+    Extend,
+}
+
+fn directive(decl: &Decl) -> Result<Directive, String> {
+    match decl.doc.tag("overlay").map(str::trim) {
+        None => Ok(Directive::Add),
+        Some("replace") => Ok(Directive::Replace),
+        Some("merge") => Ok(Directive::Merge),
+        Some("extend") => Ok(Directive::Extend),
+        Some(other) => Err(format!("unknown overlay directive `@overlay {other}` (expected replace, merge or extend)")),
+    }
+}
+
+/// The base file with the overlay applied; new declarations come after the base's.
+pub fn apply(base: &File, overlay: &File) -> Result<File, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut out = base.clone();
+    if let Some(imp) = overlay.imports.first() {
+        diags.push(Diagnostic::new(&imp.location, "overlays cannot import; they see the base schema's declarations"));
+    }
+    for decl in &overlay.decls {
+        let found = out.decls.iter().position(|d| d.name == decl.name);
+        let result = directive(decl).and_then(|d| match (d, found) {
+            (Directive::Add, None) => {
+                out.decls.push(strip_directives(decl));
+                Ok(())
+            }
+            (Directive::Add, Some(_)) => Err(format!("`{}` is already in the base schema: say `@overlay replace` or `@overlay merge`", decl.name)),
+            (_, None) => Err(format!("the overlay changes `{}`, which the base schema does not have", decl.name)),
+            (Directive::Replace, Some(i)) => {
+                out.decls[i] = Decl { location: decl.location.clone(), ..strip_directives(decl) };
+                Ok(())
+            }
+            (Directive::Merge, Some(i)) => merge(&mut out.decls[i], decl),
+            (Directive::Extend, Some(i)) => extend(&mut out.decls[i], decl),
+        });
+        if let Err(msg) = result {
+            diags.push(Diagnostic::new(&decl.location, msg));
+        }
+    }
+    diags.into_result(out)
+}
+
+fn strip_directives(decl: &Decl) -> Decl {
+    let mut d = decl.clone();
+    d.doc.tags.retain(|(t, _)| t != "overlay" && t != "overlayRemove");
+    d
+}
+
+fn merge(base: &mut Decl, overlay: &Decl) -> Result<(), String> {
+    let (DeclKind::Interface { extends, body }, DeclKind::Interface { extends: new_bases, body: new_body }) = (&mut base.kind, &overlay.kind) else {
+        return Err(format!("`@overlay merge` needs `{}` to be an interface here and in the base", overlay.name));
+    };
+    if !new_bases.is_empty() {
+        *extends = new_bases.clone();
+    }
+    let removed: Vec<String> = overlay.doc.tag("overlayRemove").unwrap_or("").split([' ', ',', '\n']).filter(|s| !s.is_empty()).map(str::to_string).collect();
+    for name in &removed {
+        if !body.members.iter().any(|m| &m.name == name) {
+            return Err(format!("`@overlayRemove {name}`: `{}` has no own field `{name}` in the base", overlay.name));
+        }
+    }
+    body.members.retain(|m| !removed.contains(&m.name));
+    for m in &new_body.members {
+        match body.members.iter_mut().find(|b| b.name == m.name) {
+            Some(b) => *b = m.clone(),
+            None => body.members.push(m.clone()),
+        }
+    }
+    if new_body.index.is_some() {
+        body.index = new_body.index.clone();
+    }
+    let own = strip_directives(overlay).doc;
+    if !own.text.is_empty() {
+        base.doc = own;
+    }
+    Ok(())
+}
+
+fn extend(base: &mut Decl, overlay: &Decl) -> Result<(), String> {
+    let (DeclKind::Alias(target), DeclKind::Alias(added)) = (&mut base.kind, &overlay.kind) else {
+        return Err(format!("`@overlay extend` needs `{}` to be a union alias here and in the base", overlay.name));
+    };
+    let mut members = match &target.kind {
+        TypeKind::Union(ms) => ms.clone(),
+        _ => vec![target.clone()],
+    };
+    match &added.kind {
+        TypeKind::Union(ms) => members.extend(ms.iter().cloned()),
+        _ => members.push(added.clone()),
+    }
+    *target = TypeExpr { location: target.location.clone(), kind: TypeKind::Union(members) };
+    Ok(())
+}
