@@ -188,3 +188,16 @@ fn stray_id_on_list_roots_example_is_kept_as_unknown() {
     let (r, _) = round_trip::<v6::ListRootsRequest>(r#"{"id":"list-roots-example","method":"roots/list"}"#);
     assert_eq!(r.extra["id"], "list-roots-example");
 }
+
+#[test]
+fn absent_result_type_reads_as_complete_but_validates_as_required() {
+    // 2026-07-28: a client MUST treat a result without `resultType` (an older server) as "complete".
+    let (r, out) = round_trip::<v6::CallToolResultResponseResult>(r#"{"content":[{"type":"text","text":"a"}]}"#);
+    assert_eq!(r.schema_name(), "CallToolResult");
+    assert!(out.get("resultType").is_none(), "absent stays absent");
+    let report = mcp_schema::validate::validate_json::<v6::CallToolResult>(&out, &Default::default());
+    assert!(report.violations.iter().any(|v| v.rule == "required" && v.message.contains("resultType")), "{report:?}");
+    // InputRequiredResult is still told apart by its value.
+    let (r, _) = round_trip::<v6::CallToolResultResponseResult>(r#"{"resultType":"input_required"}"#);
+    assert_eq!(r.schema_name(), "InputRequiredResult");
+}

@@ -1251,7 +1251,7 @@ impl __v::Validate for ResultType {
     }
 }
 /// Common result fields.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
@@ -1261,7 +1261,9 @@ pub struct Result {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -1282,14 +1284,16 @@ impl __p::Builder for __ResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
         Ok(Result {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             extra: self.extra,
         })
     }
@@ -1311,7 +1315,9 @@ impl serde::Serialize for Result {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
         }
@@ -1327,7 +1333,7 @@ impl __p::Shape for Result {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType"],
+            &[],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -1336,7 +1342,7 @@ impl __p::Shape for Result {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType"], &[])
+        __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for Result {
@@ -2253,11 +2259,11 @@ impl __v::Validate for JSONRPCResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
-pub const PARSE_ERROR: i64 = -32700i64;
-pub const INVALID_REQUEST: i64 = -32600i64;
-pub const METHOD_NOT_FOUND: i64 = -32601i64;
-pub const INVALID_PARAMS: i64 = -32602i64;
-pub const INTERNAL_ERROR: i64 = -32603i64;
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
 ///
 /// See also: [JSON-RPC 2.0 Error Object](https://www.jsonrpc.org/specification#error_object)
@@ -2950,13 +2956,13 @@ impl __v::Validate for InternalError {
 /// Error code returned when the HTTP headers of a request do not match the
 /// corresponding values in the request body, or required headers are
 /// missing or malformed.
-pub const HEADER_MISMATCH: i64 = -32020i64;
+pub const HEADER_MISMATCH: i64 = -32020;
 /// Error code returned when a server requires a client capability that was
 /// not declared in the request's `clientCapabilities`.
-pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021i64;
+pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
 /// Error code returned when the request's protocol version is not supported
 /// by the server.
-pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022i64;
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// Returned when a server rejects a request because the values in the HTTP
 /// headers do not match the corresponding values in the request body, or
 /// because required headers are missing or malformed. For HTTP, the response
@@ -5082,7 +5088,9 @@ pub struct DiscoverResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -5142,7 +5150,9 @@ impl __p::Builder for __DiscoverResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "ttlMs" => __p::required(&mut self.ttl_ms, "ttlMs", src),
             "cacheScope" => __p::required(&mut self.cache_scope, "cacheScope", src),
             "supportedVersions" => {
@@ -5158,7 +5168,7 @@ impl __p::Builder for __DiscoverResultBuilder {
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<DiscoverResult, E> {
         Ok(DiscoverResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             cache_scope: __p::need(self.cache_scope, "cacheScope")?,
             supported_versions: __p::need(self.supported_versions, "supportedVersions")?,
@@ -5185,7 +5195,9 @@ impl serde::Serialize for DiscoverResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         m.serialize_entry("ttlMs", &self.ttl_ms)?;
         m.serialize_entry("cacheScope", &self.cache_scope)?;
         m.serialize_entry("supportedVersions", &self.supported_versions)?;
@@ -5208,7 +5220,7 @@ impl __p::Shape for DiscoverResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "ttlMs", "cacheScope", "supportedVersions", "capabilities"],
+            &["ttlMs", "cacheScope", "supportedVersions", "capabilities"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -5227,7 +5239,7 @@ impl __p::Shape for DiscoverResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
-            &["resultType", "ttlMs", "cacheScope", "supportedVersions", "capabilities"],
+            &["ttlMs", "cacheScope", "supportedVersions", "capabilities"],
             &[],
         )
     }
@@ -7699,7 +7711,7 @@ impl __v::Validate for PaginatedRequest {
     }
 }
 /// Marked `@internal` in the schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
@@ -7709,7 +7721,9 @@ pub struct PaginatedResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
@@ -7734,7 +7748,9 @@ impl __p::Builder for __PaginatedResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "nextCursor" => {
                 __p::optional(&mut self.next_cursor, key, src, &mut self.extra)
             }
@@ -7744,7 +7760,7 @@ impl __p::Builder for __PaginatedResultBuilder {
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<PaginatedResult, E> {
         Ok(PaginatedResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             next_cursor: self.next_cursor,
             extra: self.extra,
         })
@@ -7767,7 +7783,9 @@ impl serde::Serialize for PaginatedResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
@@ -7786,7 +7804,7 @@ impl __p::Shape for PaginatedResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType"],
+            &[],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -7796,7 +7814,7 @@ impl __p::Shape for PaginatedResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType"], &[])
+        __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for PaginatedResult {
@@ -7848,7 +7866,9 @@ pub struct CacheableResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -7893,7 +7913,9 @@ impl __p::Builder for __CacheableResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "ttlMs" => __p::required(&mut self.ttl_ms, "ttlMs", src),
             "cacheScope" => __p::required(&mut self.cache_scope, "cacheScope", src),
             _ => __p::unknown(&mut self.extra, key, src),
@@ -7902,7 +7924,7 @@ impl __p::Builder for __CacheableResultBuilder {
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CacheableResult, E> {
         Ok(CacheableResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             cache_scope: __p::need(self.cache_scope, "cacheScope")?,
             extra: self.extra,
@@ -7926,7 +7948,9 @@ impl serde::Serialize for CacheableResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         m.serialize_entry("ttlMs", &self.ttl_ms)?;
         m.serialize_entry("cacheScope", &self.cache_scope)?;
         for (k, v) in &self.extra {
@@ -7944,7 +7968,7 @@ impl __p::Shape for CacheableResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "ttlMs", "cacheScope"],
+            &["ttlMs", "cacheScope"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -7958,7 +7982,7 @@ impl __p::Shape for CacheableResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope"], &[])
+        __p::fits_object(v, &["ttlMs", "cacheScope"], &[])
     }
 }
 impl __v::Validate for CacheableResult {
@@ -8279,7 +8303,9 @@ pub struct ListResourcesResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
@@ -8330,7 +8356,9 @@ impl __p::Builder for __ListResourcesResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "nextCursor" => {
                 __p::optional(&mut self.next_cursor, key, src, &mut self.extra)
             }
@@ -8345,7 +8373,7 @@ impl __p::Builder for __ListResourcesResultBuilder {
     ) -> ::core::result::Result<ListResourcesResult, E> {
         Ok(ListResourcesResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             next_cursor: self.next_cursor,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             cache_scope: __p::need(self.cache_scope, "cacheScope")?,
@@ -8374,7 +8402,9 @@ impl serde::Serialize for ListResourcesResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
@@ -8396,7 +8426,7 @@ impl __p::Shape for ListResourcesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "ttlMs", "cacheScope", "resources"],
+            &["ttlMs", "cacheScope", "resources"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -8412,7 +8442,7 @@ impl __p::Shape for ListResourcesResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "resources"], &[])
+        __p::fits_object(v, &["ttlMs", "cacheScope", "resources"], &[])
     }
 }
 impl __v::Validate for ListResourcesResult {
@@ -8793,7 +8823,9 @@ pub struct ListResourceTemplatesResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
@@ -8844,7 +8876,9 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "nextCursor" => {
                 __p::optional(&mut self.next_cursor, key, src, &mut self.extra)
             }
@@ -8861,7 +8895,7 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
     ) -> ::core::result::Result<ListResourceTemplatesResult, E> {
         Ok(ListResourceTemplatesResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             next_cursor: self.next_cursor,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             cache_scope: __p::need(self.cache_scope, "cacheScope")?,
@@ -8890,7 +8924,9 @@ impl serde::Serialize for ListResourceTemplatesResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
@@ -8912,7 +8948,7 @@ impl __p::Shape for ListResourceTemplatesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "ttlMs", "cacheScope", "resourceTemplates"],
+            &["ttlMs", "cacheScope", "resourceTemplates"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -8931,11 +8967,7 @@ impl __p::Shape for ListResourceTemplatesResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(
-            v,
-            &["resultType", "ttlMs", "cacheScope", "resourceTemplates"],
-            &[],
-        )
+        __p::fits_object(v, &["ttlMs", "cacheScope", "resourceTemplates"], &[])
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
@@ -9602,7 +9634,9 @@ pub struct ReadResourceResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -9649,7 +9683,9 @@ impl __p::Builder for __ReadResourceResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "ttlMs" => __p::required(&mut self.ttl_ms, "ttlMs", src),
             "cacheScope" => __p::required(&mut self.cache_scope, "cacheScope", src),
             "contents" => __p::required(&mut self.contents, "contents", src),
@@ -9661,7 +9697,7 @@ impl __p::Builder for __ReadResourceResultBuilder {
     ) -> ::core::result::Result<ReadResourceResult, E> {
         Ok(ReadResourceResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             cache_scope: __p::need(self.cache_scope, "cacheScope")?,
             contents: __p::need(self.contents, "contents")?,
@@ -9689,7 +9725,9 @@ impl serde::Serialize for ReadResourceResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         m.serialize_entry("ttlMs", &self.ttl_ms)?;
         m.serialize_entry("cacheScope", &self.cache_scope)?;
         m.serialize_entry("contents", &self.contents)?;
@@ -9708,7 +9746,7 @@ impl __p::Shape for ReadResourceResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "ttlMs", "cacheScope", "contents"],
+            &["ttlMs", "cacheScope", "contents"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -9726,7 +9764,7 @@ impl __p::Shape for ReadResourceResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "contents"], &[])
+        __p::fits_object(v, &["ttlMs", "cacheScope", "contents"], &[])
     }
 }
 impl __v::Validate for ReadResourceResult {
@@ -10031,7 +10069,7 @@ impl __v::Validate for ReadResourceResultResponse {
 }
 /// The inline type of [`ReadResourceResultResponse`]`.result`.
 ///
-/// Read by `resultType`, before any other field.
+/// Read by `resultType`, before any other field. Without `resultType` it is [`ReadResourceResult`](Self::ReadResourceResult).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     /// [`ReadResourceResult`]
@@ -10133,7 +10171,11 @@ impl __p::Tagged for ReadResourceResultResponseResult {
                         __ReadResourceResultBuilder::default(),
                     )
                 }
-                None => return None,
+                None => {
+                    __ReadResourceResultResponseResultBuilder::ReadResourceResult(
+                        __ReadResourceResultBuilder::default(),
+                    )
+                }
             },
         )
     }
@@ -10159,7 +10201,7 @@ impl __v::Validate for ReadResourceResultResponseResult {
                     |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
                 )
             }
-            None => cx.required(o, &["resultType"], "ReadResourceResultResponseResult"),
+            None => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
         }
     }
 }
@@ -10953,7 +10995,9 @@ pub struct SubscriptionsListenResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
 }
@@ -10974,7 +11018,9 @@ impl __p::Builder for __SubscriptionsListenResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::required(&mut self.meta, "_meta", src),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
@@ -10983,7 +11029,7 @@ impl __p::Builder for __SubscriptionsListenResultBuilder {
     ) -> ::core::result::Result<SubscriptionsListenResult, E> {
         Ok(SubscriptionsListenResult {
             meta: __p::need(self.meta, "_meta")?,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             extra: self.extra,
         })
     }
@@ -11006,7 +11052,9 @@ impl serde::Serialize for SubscriptionsListenResult {
         use serde::ser::SerializeMap;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("_meta", &self.meta)?;
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
         }
@@ -11022,7 +11070,7 @@ impl __p::Shape for SubscriptionsListenResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["_meta", "resultType"],
+            &["_meta"],
             &[
                 (
                     "_meta",
@@ -11034,7 +11082,7 @@ impl __p::Shape for SubscriptionsListenResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["_meta", "resultType"], &[])
+        __p::fits_object(v, &["_meta"], &[])
     }
 }
 impl __v::Validate for SubscriptionsListenResult {
@@ -13134,7 +13182,9 @@ pub struct ListPromptsResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
@@ -13185,7 +13235,9 @@ impl __p::Builder for __ListPromptsResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "nextCursor" => {
                 __p::optional(&mut self.next_cursor, key, src, &mut self.extra)
             }
@@ -13200,7 +13252,7 @@ impl __p::Builder for __ListPromptsResultBuilder {
     ) -> ::core::result::Result<ListPromptsResult, E> {
         Ok(ListPromptsResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             next_cursor: self.next_cursor,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             cache_scope: __p::need(self.cache_scope, "cacheScope")?,
@@ -13226,7 +13278,9 @@ impl serde::Serialize for ListPromptsResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
@@ -13248,7 +13302,7 @@ impl __p::Shape for ListPromptsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "ttlMs", "cacheScope", "prompts"],
+            &["ttlMs", "cacheScope", "prompts"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -13264,7 +13318,7 @@ impl __p::Shape for ListPromptsResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "prompts"], &[])
+        __p::fits_object(v, &["ttlMs", "cacheScope", "prompts"], &[])
     }
 }
 impl __v::Validate for ListPromptsResult {
@@ -13802,7 +13856,7 @@ impl __v::Validate for GetPromptRequest {
 ///
 /// Example (Code review prompt):
 /// (spec example `examples/GetPromptResult/code-review-prompt.json`)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
@@ -13812,7 +13866,9 @@ pub struct GetPromptResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// An optional description for the prompt.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
@@ -13838,7 +13894,9 @@ impl __p::Builder for __GetPromptResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "description" => {
                 __p::optional(&mut self.description, key, src, &mut self.extra)
             }
@@ -13849,7 +13907,7 @@ impl __p::Builder for __GetPromptResultBuilder {
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetPromptResult, E> {
         Ok(GetPromptResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             description: self.description,
             messages: __p::need(self.messages, "messages")?,
             extra: self.extra,
@@ -13873,7 +13931,9 @@ impl serde::Serialize for GetPromptResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         if let Some(v) = &self.description {
             m.serialize_entry("description", v)?;
         }
@@ -13893,7 +13953,7 @@ impl __p::Shape for GetPromptResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "messages"],
+            &["messages"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -13904,7 +13964,7 @@ impl __p::Shape for GetPromptResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType", "messages"], &[])
+        __p::fits_object(v, &["messages"], &[])
     }
 }
 impl __v::Validate for GetPromptResult {
@@ -14094,7 +14154,7 @@ impl __v::Validate for GetPromptResultResponse {
 }
 /// The inline type of [`GetPromptResultResponse`]`.result`.
 ///
-/// Read by `resultType`, before any other field.
+/// Read by `resultType`, before any other field. Without `resultType` it is [`GetPromptResult`](Self::GetPromptResult).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
     /// [`GetPromptResult`]
@@ -14194,7 +14254,11 @@ impl __p::Tagged for GetPromptResultResponseResult {
                         __GetPromptResultBuilder::default(),
                     )
                 }
-                None => return None,
+                None => {
+                    __GetPromptResultResponseResultBuilder::GetPromptResult(
+                        __GetPromptResultBuilder::default(),
+                    )
+                }
             },
         )
     }
@@ -14220,7 +14284,7 @@ impl __v::Validate for GetPromptResultResponseResult {
                     |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
                 )
             }
-            None => cx.required(o, &["resultType"], "GetPromptResultResponseResult"),
+            None => <GetPromptResult as __v::Validate>::validate_json(v, cx),
         }
     }
 }
@@ -15590,7 +15654,9 @@ pub struct ListToolsResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
@@ -15641,7 +15707,9 @@ impl __p::Builder for __ListToolsResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "nextCursor" => {
                 __p::optional(&mut self.next_cursor, key, src, &mut self.extra)
             }
@@ -15654,7 +15722,7 @@ impl __p::Builder for __ListToolsResultBuilder {
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListToolsResult, E> {
         Ok(ListToolsResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             next_cursor: self.next_cursor,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             cache_scope: __p::need(self.cache_scope, "cacheScope")?,
@@ -15680,7 +15748,9 @@ impl serde::Serialize for ListToolsResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
@@ -15702,7 +15772,7 @@ impl __p::Shape for ListToolsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "ttlMs", "cacheScope", "tools"],
+            &["ttlMs", "cacheScope", "tools"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -15718,7 +15788,7 @@ impl __p::Shape for ListToolsResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType", "ttlMs", "cacheScope", "tools"], &[])
+        __p::fits_object(v, &["ttlMs", "cacheScope", "tools"], &[])
     }
 }
 impl __v::Validate for ListToolsResult {
@@ -15931,7 +16001,7 @@ impl __v::Validate for ListToolsResultResponse {
 ///
 /// Example (Invalid tool input error):
 /// (spec example `examples/CallToolResult/invalid-tool-input-error.json`)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
@@ -15941,7 +16011,9 @@ pub struct CallToolResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
     /// An optional JSON value that represents the structured result of the tool call.
@@ -15985,7 +16057,9 @@ impl __p::Builder for __CallToolResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "content" => __p::required(&mut self.content, "content", src),
             "structuredContent" => {
                 __p::optional_value(
@@ -16001,7 +16075,7 @@ impl __p::Builder for __CallToolResultBuilder {
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CallToolResult, E> {
         Ok(CallToolResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             content: __p::need(self.content, "content")?,
             structured_content: self.structured_content,
             is_error: self.is_error,
@@ -16026,7 +16100,9 @@ impl serde::Serialize for CallToolResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         m.serialize_entry("content", &self.content)?;
         if let Some(v) = &self.structured_content {
             m.serialize_entry("structuredContent", v)?;
@@ -16049,7 +16125,7 @@ impl __p::Shape for CallToolResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "content"],
+            &["content"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -16064,7 +16140,7 @@ impl __p::Shape for CallToolResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType", "content"], &[])
+        __p::fits_object(v, &["content"], &[])
     }
 }
 impl __v::Validate for CallToolResult {
@@ -16262,7 +16338,7 @@ impl __v::Validate for CallToolResultResponse {
 }
 /// The inline type of [`CallToolResultResponse`]`.result`.
 ///
-/// Read by `resultType`, before any other field.
+/// Read by `resultType`, before any other field. Without `resultType` it is [`CallToolResult`](Self::CallToolResult).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
     /// [`CallToolResult`]
@@ -16362,7 +16438,11 @@ impl __p::Tagged for CallToolResultResponseResult {
                         __CallToolResultBuilder::default(),
                     )
                 }
-                None => return None,
+                None => {
+                    __CallToolResultResponseResultBuilder::CallToolResult(
+                        __CallToolResultBuilder::default(),
+                    )
+                }
             },
         )
     }
@@ -16388,7 +16468,7 @@ impl __v::Validate for CallToolResultResponseResult {
                     |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
                 )
             }
-            None => cx.required(o, &["resultType"], "CallToolResultResponseResult"),
+            None => <CallToolResult as __v::Validate>::validate_json(v, cx),
         }
     }
 }
@@ -21564,7 +21644,7 @@ impl __v::Validate for CompleteRequest {
 ///
 /// Example (Multiple completion values with more available):
 /// (spec example `examples/CompleteResult/multiple-completion-values-with-more-available.json`)
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
@@ -21574,7 +21654,9 @@ pub struct CompleteResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -21597,7 +21679,9 @@ impl __p::Builder for __CompleteResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "completion" => __p::required(&mut self.completion, "completion", src),
             _ => __p::unknown(&mut self.extra, key, src),
         }
@@ -21605,7 +21689,7 @@ impl __p::Builder for __CompleteResultBuilder {
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<CompleteResult, E> {
         Ok(CompleteResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             completion: __p::need(self.completion, "completion")?,
             extra: self.extra,
         })
@@ -21628,7 +21712,9 @@ impl serde::Serialize for CompleteResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         m.serialize_entry("completion", &self.completion)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -21645,7 +21731,7 @@ impl __p::Shape for CompleteResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "completion"],
+            &["completion"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -21658,7 +21744,7 @@ impl __p::Shape for CompleteResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType", "completion"], &[])
+        __p::fits_object(v, &["completion"], &[])
     }
 }
 impl __v::Validate for CompleteResult {
@@ -27068,7 +27154,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
             _ => {
                 Err(
                     <D::Error as serde::de::Error>::custom(
-                        "no variant of ServerResult matches this value; expected EmptyResult (with `resultType`); DiscoverResult (with `resultType`, `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `resultType`, `completion`); GetPromptResult (with `resultType`, `messages`); ListPromptsResult (with `resultType`, `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `resultType`, `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `resultType`, `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `resultType`, `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`, `resultType`); CallToolResult (with `resultType`, `content`); ListToolsResult (with `resultType`, `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ReadResourceMetadataResult (with `resultType`, `metadata`)",
+                        "no variant of ServerResult matches this value; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ReadResourceMetadataResult (with `metadata`)",
                     ),
                 )
             }
@@ -27116,7 +27202,7 @@ impl __v::Validate for ServerResult {
             _ => {
                 cx.error(
                     "no-variant",
-                    "matches no member of ServerResult; expected EmptyResult (with `resultType`); DiscoverResult (with `resultType`, `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `resultType`, `completion`); GetPromptResult (with `resultType`, `messages`); ListPromptsResult (with `resultType`, `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `resultType`, `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `resultType`, `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `resultType`, `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`, `resultType`); CallToolResult (with `resultType`, `content`); ListToolsResult (with `resultType`, `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ReadResourceMetadataResult (with `resultType`, `metadata`)",
+                    "matches no member of ServerResult; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ReadResourceMetadataResult (with `metadata`)",
                 )
             }
         }
@@ -27414,7 +27500,7 @@ impl __v::Validate for ReadResourceMetadataRequestParams {
 }
 /// The metadata of one resource: one element per format the server offers it
 /// in (usually one), each with its own `mimeType` and `size`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceMetadataResult {
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
@@ -27424,7 +27510,9 @@ pub struct ReadResourceMetadataResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    pub result_type: ResultType,
+    ///
+    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
+    pub result_type: Option<ResultType>,
     /// The resource's metadata, one element per available format.
     pub metadata: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
@@ -27448,7 +27536,9 @@ impl __p::Builder for __ReadResourceMetadataResultBuilder {
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
-            "resultType" => __p::required(&mut self.result_type, "resultType", src),
+            "resultType" => {
+                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+            }
             "metadata" => __p::required(&mut self.metadata, "metadata", src),
             _ => __p::unknown(&mut self.extra, key, src),
         }
@@ -27458,7 +27548,7 @@ impl __p::Builder for __ReadResourceMetadataResultBuilder {
     ) -> ::core::result::Result<ReadResourceMetadataResult, E> {
         Ok(ReadResourceMetadataResult {
             meta: self.meta,
-            result_type: __p::need(self.result_type, "resultType")?,
+            result_type: self.result_type,
             metadata: __p::need(self.metadata, "metadata")?,
             extra: self.extra,
         })
@@ -27484,7 +27574,9 @@ impl serde::Serialize for ReadResourceMetadataResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        m.serialize_entry("resultType", &self.result_type)?;
+        if let Some(v) = &self.result_type {
+            m.serialize_entry("resultType", v)?;
+        }
         m.serialize_entry("metadata", &self.metadata)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -27501,7 +27593,7 @@ impl __p::Shape for ReadResourceMetadataResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["resultType", "metadata"],
+            &["metadata"],
             &[
                 ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
@@ -27511,7 +27603,7 @@ impl __p::Shape for ReadResourceMetadataResult {
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["resultType", "metadata"], &[])
+        __p::fits_object(v, &["metadata"], &[])
     }
 }
 impl __v::Validate for ReadResourceMetadataResult {

@@ -1355,11 +1355,11 @@ impl __v::Validate for JSONRPCResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
-pub const PARSE_ERROR: i64 = -32700i64;
-pub const INVALID_REQUEST: i64 = -32600i64;
-pub const METHOD_NOT_FOUND: i64 = -32601i64;
-pub const INVALID_PARAMS: i64 = -32602i64;
-pub const INTERNAL_ERROR: i64 = -32603i64;
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
 /// A response to a request that indicates an error occurred.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.

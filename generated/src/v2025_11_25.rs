@@ -1835,13 +1835,13 @@ impl __v::Validate for JSONRPCResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
-pub const PARSE_ERROR: i64 = -32700i64;
-pub const INVALID_REQUEST: i64 = -32600i64;
-pub const METHOD_NOT_FOUND: i64 = -32601i64;
-pub const INVALID_PARAMS: i64 = -32602i64;
-pub const INTERNAL_ERROR: i64 = -32603i64;
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
 /// Marked `@internal` in the schema.
-pub const URL_ELICITATION_REQUIRED: i64 = -32042i64;
+pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 ///
 /// Marked `@internal` in the schema.

@@ -16,6 +16,9 @@ pub struct Config {
     /// Result types for requests that do not follow the `XRequest` -> `XResult` naming.
     #[serde(default)]
     pub request_results: BTreeMap<String, String>,
+    /// Fields the schema requires that are read leniently (absent is accepted) and validated as required.
+    #[serde(default, rename = "lenient_field")]
+    pub lenient_fields: Vec<LenientField>,
     /// Fields a compatibility rule moves when reading an older form.
     #[serde(default, rename = "moved_field")]
     pub moved_fields: Vec<MovedField>,
@@ -92,6 +95,16 @@ pub struct ModuleConfig {
 pub struct Binding {
     /// Rust type path.
     pub rust: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LenientField {
+    /// The declaring type; types that inherit the field inherit the leniency.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub field: String,
     pub reason: String,
 }
 

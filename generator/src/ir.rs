@@ -74,6 +74,8 @@ pub struct Field {
     pub name: String,
     pub ty: Ty,
     pub optional: bool,
+    /// Required by the schema but read leniently (`optional` is then set too); validation still requires it.
+    pub lenient: bool,
     /// Set when the type is a single literal: checked when read, always written.
     pub literal: Option<Literal>,
     /// `never`: the key must be absent.

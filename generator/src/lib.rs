@@ -14,6 +14,7 @@ pub mod names;
 pub mod overlay;
 pub mod resolve;
 pub mod emit;
+pub mod verify;
 
 pub use config::Config;
 pub use diagnostics::{Diagnostic, Diagnostics, Location};

@@ -181,7 +181,10 @@ impl<'a> Ctx<'a> {
                 match l {
                     Literal::Str(s) => quote! { #docs pub const #name: &str = #s; },
                     Literal::Num(n) => match number(n) {
-                        Ok(i) => quote! { #docs pub const #name: i64 = #i; },
+                        Ok(i) => {
+                            let v = Lit::i64_unsuffixed(i);
+                            quote! { #docs pub const #name: i64 = #v; }
+                        }
                         Err(f) => {
                             let v = Lit::f64_unsuffixed(f);
                             quote! { #docs pub const #name: f64 = #v; }
@@ -288,7 +291,14 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let ident = format_ident!("{}", field_rust_name(self.config, &item.name, wire));
-            let fdocs = doc_attrs(&self.docs(&f.doc));
+            let mut flines = self.docs(&f.doc);
+            if f.lenient {
+                if !flines.is_empty() {
+                    flines.push(String::new());
+                }
+                flines.push("Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).".to_string());
+            }
+            let fdocs = doc_attrs(&flines);
             let fdep = Self::deprecated(&f.doc);
             if let Some(l) = &f.literal {
                 let flag = format_ident!("__lit_{}", ident.to_string().trim_start_matches("r#"));

@@ -52,7 +52,7 @@ impl<'a> Ctx<'a> {
     pub(super) fn validate_struct(&self, item: &Item, s: &Struct) -> TokenStream {
         let name = type_ident(&item.name);
         let name_str = &item.name;
-        let required: Vec<&str> = s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| f.name.as_str()).collect();
+        let required: Vec<&str> = s.fields.iter().filter(|f| (!f.optional || f.lenient) && !f.never).map(|f| f.name.as_str()).collect();
         let mut per_field = Vec::new();
         for f in &s.fields {
             let wire = &f.name;

@@ -51,6 +51,12 @@ pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnos
             }
         }
     }
+    for l in &config.lenient_fields {
+        let found = space.modules.iter().any(|md| md.items.iter().any(|i| i.name == l.type_name && matches!(&i.kind, ItemKind::Struct(s) if s.fields.iter().any(|f| f.name == l.field && f.lenient))));
+        if !found {
+            diags.push(Diagnostic::new(&at, format!("lenient_field `{}.{}`: no module declares that type with that required field", l.type_name, l.field)));
+        }
+    }
     for m in &config.moved_fields {
         let found = space.modules.iter().filter(|md| m.modules.contains(&md.name)).any(|md| {
             md.items.iter().any(|i| match &i.kind {

@@ -254,8 +254,11 @@ impl<'a> Lowerer<'a> {
             if fl.type_name == name && (fl.modules.is_empty() || fl.modules.contains(&self.module.name)) {
                 match fields.iter_mut().find(|f| f.name == fl.field) {
                     Some(f) => {
+                        // The value identifies the type, so it is always there.
                         f.literal = Some(Literal::Str(fl.value.clone()));
                         f.ty = Ty::String;
+                        f.optional = false;
+                        f.lenient = false;
                     }
                     None => {
                         let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
@@ -376,7 +379,7 @@ impl<'a> Lowerer<'a> {
                     let mut shape = Shape::default();
                     for key in keys {
                         let ty = self.to_ty(&v, &naming.field(&key), false)?;
-                        shape.put(Field { name: key, ty, optional, literal: None, never: false, doc: Doc::default(), location: t.location.clone() });
+                        shape.put(Field { name: key, ty, optional, lenient: false, literal: None, never: false, doc: Doc::default(), location: t.location.clone() });
                     }
                     Some(shape)
                 }
@@ -453,7 +456,9 @@ impl<'a> Lowerer<'a> {
     fn field(&mut self, m: &Member, naming: &Naming) -> Option<Field> {
         let (ty_expr, undefined) = strip_undefined(&m.ty);
         let optional = m.optional || undefined;
-        let base = Field { name: m.name.clone(), ty: Ty::Value, optional, literal: None, never: false, doc: m.doc.clone(), location: m.location.clone() };
+        let lenient = !optional && self.config.lenient_fields.iter().any(|l| l.type_name == naming.parent && l.field == m.name && naming.path.is_empty());
+        let optional = optional || lenient;
+        let base = Field { name: m.name.clone(), ty: Ty::Value, optional, lenient, literal: None, never: false, doc: m.doc.clone(), location: m.location.clone() };
         if matches!(ty_expr.kind, TypeKind::Keyword(Keyword::Never)) {
             return Some(Field { never: true, optional: true, ..base });
         }

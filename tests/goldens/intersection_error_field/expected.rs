@@ -8,7 +8,7 @@ use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "intersection_error_field";
-pub const OUT_OF_STOCK: i64 = -32050i64;
+pub const OUT_OF_STOCK: i64 = -32050;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Error {
     pub code: i64,

@@ -9,10 +9,10 @@ use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "number_literals";
 /// Written in hexadecimal.
-pub const MASK: i64 = 255i64;
+pub const MASK: i64 = 255;
 /// Written with a separator.
-pub const LIMIT: i64 = 1000i64;
-pub const NEGATIVE_HEX: i64 = -16i64;
+pub const LIMIT: i64 = 1000;
+pub const NEGATIVE_HEX: i64 = -16;
 ///
 /// Always carries `"marker": 127`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -11,7 +11,7 @@ pub const SCHEMA_LABEL: &str = "typeof_consts";
 /// The dialect this file describes.
 pub const DIALECT: &str = "greenhouse/1";
 /// Sent when a sensor stops answering.
-pub const SENSOR_LOST: i64 = -40012i64;
+pub const SENSOR_LOST: i64 = -40012;
 pub const RATIO: f64 = 0.5;
 ///
 /// Always carries `"dialect": "greenhouse/1"`: checked when read, written by `Serialize`.

@@ -1,0 +1,386 @@
+//! `cargo xtask schema verify`: proves the parse right against the spec's own
+//! JSON Schema.
+//!
+//! Each module with a pinned `schema.json` beside its input is written as JSON
+//! Schema from the IR ([`json_schema`]), both documents are read into one
+//! normal form ([`node`]) and compared definition by definition ([`compare`]).
+//! Differences known to be `schema.json`'s (its generator loses things
+//! `schema.ts` says) are listed with reasons in [`allowlist::PATH`]; any other
+//! difference fails, and so does an allowlist entry that matches nothing.
+//!
+//! Like the rest of the crate this does no disk I/O: callers hand in file contents.
+
+pub mod allowlist;
+pub mod compare;
+pub mod json_schema;
+pub mod node;
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::ir::{ItemKind, Origin, TypeSpace};
+pub use allowlist::Allowlist;
+use node::Document;
+
+/// One difference between the IR and `schema.json`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Difference {
+    pub definition: String,
+    /// JSON pointer in schema.json's definition ("" is the definition itself).
+    pub pointer: String,
+    pub kind: Kind,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// A definition of schema.json the IR does not have.
+    MissingDefinition,
+    /// An exported type of schema.ts that schema.json does not define.
+    ExtraDefinition,
+    /// Different JSON types.
+    Type,
+    /// `integer` on one side, `number` on the other.
+    IntegerNumber,
+    /// `null` allowed on one side only.
+    Null,
+    /// Different enum values (or an enum against an unrestricted type).
+    Enum,
+    /// The same enum values, sorted alphabetically in schema.json.
+    EnumSorted,
+    /// The same enum values in another order.
+    EnumOrder,
+    /// `"a" | "b" | string` on one side, a plain string on the other.
+    OpenEnum,
+    Const,
+    Format,
+    /// `minimum`, `maximum`, `minItems`, `maxItems`.
+    Bound,
+    /// A property on one side only.
+    Property,
+    /// Required on one side, optional on the other.
+    Required,
+    /// An index signature (`additionalProperties`) on one side only.
+    IndexSignature,
+    /// `additionalProperties: false` in schema.json where schema.ts allows other keys.
+    ClosedObject,
+    /// A union member on one side only.
+    UnionMember,
+    /// `never` on one side only.
+    Never,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 18] = [
+        Kind::MissingDefinition,
+        Kind::ExtraDefinition,
+        Kind::Type,
+        Kind::IntegerNumber,
+        Kind::Null,
+        Kind::Enum,
+        Kind::EnumSorted,
+        Kind::EnumOrder,
+        Kind::OpenEnum,
+        Kind::Const,
+        Kind::Format,
+        Kind::Bound,
+        Kind::Property,
+        Kind::Required,
+        Kind::IndexSignature,
+        Kind::ClosedObject,
+        Kind::UnionMember,
+        Kind::Never,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::MissingDefinition => "missing-definition",
+            Kind::ExtraDefinition => "extra-definition",
+            Kind::Type => "type",
+            Kind::IntegerNumber => "integer-number",
+            Kind::Null => "null",
+            Kind::Enum => "enum",
+            Kind::EnumSorted => "enum-sorted",
+            Kind::EnumOrder => "enum-order",
+            Kind::OpenEnum => "open-enum",
+            Kind::Const => "const",
+            Kind::Format => "format",
+            Kind::Bound => "bound",
+            Kind::Property => "property",
+            Kind::Required => "required",
+            Kind::IndexSignature => "index-signature",
+            Kind::ClosedObject => "closed-object",
+            Kind::UnionMember => "union-member",
+            Kind::Never => "never",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// How the pinned `schema.json` was made, which decides what is worth comparing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    /// The spec's: generated from `schema.ts` itself; every definition is compared.
+    Spec,
+    /// MCP Apps': generated from the package's Zod schemas, with the core types it uses written inline. Only
+    /// the extension's own definitions are compared; where the IR refers to a core type the comparison stops.
+    Extension,
+}
+
+/// One schema to verify.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// `2025-11-25`, `draft`, or the module name for an extension (`apps`).
+    pub name: String,
+    pub module: String,
+    /// Path of the module's input, relative to the synced upstream folder.
+    pub input: String,
+    /// Path of the pinned `schema.json`, relative to the synced upstream folder.
+    pub schema_json: String,
+    pub flavor: Flavor,
+}
+
+/// The modules that have their own input with a `schema.json` beside it (a module that reuses an earlier
+/// module's input, such as a proposal overlay, has no official schema of its own).
+pub fn targets(config: &Config) -> Vec<Target> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for m in &config.modules {
+        if !seen.insert(m.input.clone()) {
+            continue;
+        }
+        let Some((dir, _)) = m.input.rsplit_once('/') else { continue };
+        let schema_json = format!("{dir}/schema.json");
+        let (name, flavor) = match dir.strip_prefix("mcp-spec/schema/") {
+            Some(version) => (version.to_string(), Flavor::Spec),
+            None => (m.name.clone(), Flavor::Extension),
+        };
+        out.push(Target { name, module: m.name.clone(), input: m.input.clone(), schema_json, flavor });
+    }
+    out
+}
+
+/// The paths (relative to the upstream folder) [`run`] reads.
+pub fn files_needed(config: &Config) -> Vec<String> {
+    targets(config).into_iter().flat_map(|t| [t.input, t.schema_json]).collect()
+}
+
+/// The comparison of one definition.
+#[derive(Debug, Clone)]
+pub struct DefinitionReport {
+    pub name: String,
+    pub differences: Vec<Difference>,
+    /// Where the IR refers to another module's type, which the extension's schema.json writes inline.
+    pub skipped: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TargetReport {
+    pub target: Target,
+    pub definitions: Vec<DefinitionReport>,
+}
+
+/// Compares one module's IR with its `schema.json`, definition by definition (sorted by name).
+pub fn compare_target(space: &TypeSpace, target: &Target, official: &Value) -> Result<TargetReport, String> {
+    let module = space.module(&target.module).ok_or_else(|| format!("module `{}` is not in the type space", target.module))?;
+    let ours = Document::read(&json_schema::module_schema(module)).map_err(|e| format!("{}: emitted schema: {e}", target.name))?;
+    let theirs = Document::read(official).map_err(|e| format!("{}: {e}", target.schema_json))?;
+    let top_level = |key: &String| !key.contains('/');
+    let mut definitions = Vec::new();
+    for name in theirs.defs.keys().filter(|k| top_level(k)) {
+        let report = match ours.def(name) {
+            Some(ours_def) => {
+                let outcome = compare::Comparer::new(&ours, &theirs, name).run(ours_def, &theirs.defs[name]);
+                DefinitionReport { name: name.clone(), differences: outcome.differences, skipped: outcome.skipped }
+            }
+            None => DefinitionReport {
+                name: name.clone(),
+                differences: vec![Difference { definition: name.clone(), pointer: String::new(), kind: Kind::MissingDefinition, detail: "defined in schema.json, not in schema.ts".into() }],
+                skipped: Vec::new(),
+            },
+        };
+        definitions.push(report);
+    }
+    // Exported types schema.json leaves out. Inline types have generated names and are compared where used.
+    for item in &module.items {
+        let exported = matches!(item.origin, Origin::Declared { exported: true });
+        if exported && !matches!(item.kind, ItemKind::Const(_)) && !theirs.defs.contains_key(&item.name) {
+            definitions.push(DefinitionReport {
+                name: item.name.clone(),
+                differences: vec![Difference { definition: item.name.clone(), pointer: String::new(), kind: Kind::ExtraDefinition, detail: "exported by schema.ts, not defined in schema.json".into() }],
+                skipped: Vec::new(),
+            });
+        }
+    }
+    definitions.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(TargetReport { target: target.clone(), definitions })
+}
+
+/// Builds the type space of the verified modules only (their own inputs, as parsed from `read`).
+pub fn type_space(config_text: &str, read: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<TypeSpace, String> {
+    let config = verified_config(config_text)?;
+    let mut files = Vec::new();
+    for m in &config.modules {
+        let source = read(&m.input)?;
+        files.push(crate::parse::parse_file(&m.input, &source).map_err(|d| d.to_string())?);
+    }
+    crate::resolve::resolve(&files, &config).map_err(|d| d.to_string())
+}
+
+/// The configuration without the modules that are not verified, and without the special cases scoped to
+/// those modules only (an entry's `modules = [...]`; an empty list means every module, so such entries go).
+pub fn verified_config(config_text: &str) -> Result<Config, String> {
+    let keep: BTreeSet<String> = targets(&Config::from_toml(config_text)?).into_iter().map(|t| t.module).collect();
+    let mut doc: toml::Table = config_text.parse().map_err(|e| format!("schema/codegen.toml: {e}"))?;
+    for (_, value) in doc.iter_mut() {
+        let toml::Value::Array(entries) = value else { continue };
+        entries.retain_mut(|entry| {
+            let Some(table) = entry.as_table_mut() else { return true };
+            if let Some(toml::Value::String(name)) = table.get("name") {
+                if table.contains_key("input") {
+                    return keep.contains(name);
+                }
+            }
+            let Some(toml::Value::Array(modules)) = table.get_mut("modules") else { return true };
+            if modules.is_empty() {
+                return true;
+            }
+            modules.retain(|m| m.as_str().is_some_and(|m| keep.contains(m)));
+            !modules.is_empty()
+        });
+    }
+    Config::from_toml(&toml::to_string(&doc).map_err(|e| e.to_string())?)
+}
+
+/// A difference with the allowlist entry that covers it, if any.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    pub target: String,
+    pub difference: Difference,
+    pub allowed_by: Option<usize>,
+}
+
+/// The verification of every target against the allowlist.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub reports: Vec<TargetReport>,
+    pub judged: Vec<Judged>,
+    /// Allowlist entries (index) that match nothing in a verified target (named).
+    pub stale: Vec<(usize, String)>,
+    pub allowlist: Allowlist,
+}
+
+impl Verdict {
+    pub fn new(reports: Vec<TargetReport>, allowlist: Allowlist) -> Verdict {
+        let mut judged = Vec::new();
+        let mut used = BTreeSet::new();
+        for r in &reports {
+            for d in r.definitions.iter().flat_map(|d| &d.differences) {
+                let allowed_by = allowlist.entries.iter().position(|e| e.matches(&r.target.name, d));
+                if let Some(i) = allowed_by {
+                    used.insert((i, r.target.name.clone()));
+                }
+                judged.push(Judged { target: r.target.name.clone(), difference: d.clone(), allowed_by });
+            }
+        }
+        let mut stale = Vec::new();
+        for (i, e) in allowlist.entries.iter().enumerate() {
+            let applicable: Vec<&str> = reports.iter().map(|r| r.target.name.as_str()).filter(|t| e.applies_to(t)).collect();
+            let wildcard = e.versions.iter().any(|v| v == "*");
+            if wildcard {
+                if !applicable.is_empty() && !applicable.iter().any(|t| used.contains(&(i, t.to_string()))) {
+                    stale.push((i, "any verified schema".to_string()));
+                }
+            } else {
+                for t in applicable {
+                    if !used.contains(&(i, t.to_string())) {
+                        stale.push((i, t.to_string()));
+                    }
+                }
+            }
+        }
+        Verdict { reports, judged, stale, allowlist }
+    }
+
+    fn definition_failed(&self, target: &str, definition: &str) -> bool {
+        self.judged.iter().any(|j| j.target == target && j.difference.definition == definition && j.allowed_by.is_none())
+    }
+
+    /// (passed, failed) definitions over all targets.
+    pub fn counts(&self) -> (usize, usize) {
+        let mut passed = 0;
+        let mut failed = 0;
+        for r in &self.reports {
+            for d in &r.definitions {
+                if self.definition_failed(&r.target.name, &d.name) {
+                    failed += 1;
+                } else {
+                    passed += 1;
+                }
+            }
+        }
+        (passed, failed)
+    }
+
+    pub fn ok(&self) -> bool {
+        self.counts().1 == 0 && self.stale.is_empty()
+    }
+
+    /// The command's output: a line per target, then every failure and stale entry, then the counts.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for r in &self.reports {
+            let name = &r.target.name;
+            let failed = r.definitions.iter().filter(|d| self.definition_failed(name, &d.name)).count();
+            let allowed = self.judged.iter().filter(|j| &j.target == name && j.allowed_by.is_some()).count();
+            let _ = write!(out, "verify {name}: {} definitions compared with {}, {} failed, {allowed} known differences allowed", r.definitions.len(), r.target.schema_json, failed);
+            let mut skipped: BTreeSet<&str> = BTreeSet::new();
+            for d in &r.definitions {
+                skipped.extend(d.skipped.iter().map(|(_, t)| t.as_str()));
+            }
+            if r.target.flavor == Flavor::Extension {
+                let _ = write!(
+                    out,
+                    "\n  not compared: {} core types schema.json writes inline ({}); only the extension's own definitions are checked",
+                    skipped.len(),
+                    skipped.iter().map(|t| t.rsplit("::").next().unwrap_or(t)).collect::<Vec<_>>().join(", ")
+                );
+            }
+            out.push('\n');
+        }
+        for j in self.judged.iter().filter(|j| j.allowed_by.is_none()) {
+            let d = &j.difference;
+            let pointer = if d.pointer.is_empty() { "\"\"" } else { &d.pointer };
+            let _ = writeln!(out, "FAIL {} {} {pointer} [{}]: {}", j.target, d.definition, d.kind.as_str(), d.detail);
+        }
+        for (i, where_) in &self.stale {
+            let _ = writeln!(out, "STALE {} entry {} ({}): matches nothing in {where_}", allowlist::PATH, i + 1, self.allowlist.entries[*i].describe());
+        }
+        let (passed, failed) = self.counts();
+        let _ = write!(out, "{passed} passed, {failed} failed");
+        if !self.stale.is_empty() {
+            let _ = write!(out, ", {} stale allowlist entries", self.stale.len());
+        }
+        out.push('\n');
+        out
+    }
+}
+
+/// Verifies every target: `read` returns a file's text by its path relative to the upstream folder.
+/// `config_text` is `schema/codegen.toml`.
+pub fn run(config_text: &str, allowlist: Allowlist, read: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<Verdict, String> {
+    let space = type_space(config_text, read)?;
+    let mut reports = Vec::new();
+    for target in targets(&Config::from_toml(config_text)?) {
+        let text = read(&target.schema_json)?;
+        let official: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", target.schema_json))?;
+        reports.push(compare_target(&space, &target, &official)?);
+    }
+    Ok(Verdict::new(reports, allowlist))
+}
