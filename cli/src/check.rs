@@ -1,0 +1,752 @@
+//! The checker: one value at a time, with the little state a stream needs
+//! (the negotiated version, and which requests are waiting for a response).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use mcp_schema::validate::{describe, jsonrpc, Cx, Options, Severity};
+use serde_json::{Map, Value};
+
+use crate::args::{CheckArgs, Protocol};
+use crate::versions::{version_index, Extension, Info, Module, Side, EXTENSIONS, LATEST, VERSIONS};
+
+/// The `_meta` key that carries the protocol version in 2026-07-28 and later.
+pub const PROTOCOL_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// How many unanswered requests each direction remembers; the oldest are forgotten first.
+pub const PENDING_CAP: usize = 4096;
+
+/// One finding about a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diag {
+    /// JSON pointer into the line as written (`/msg/...` for a wrapper line); `""` is the whole line.
+    pub pointer: String,
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// What checking one value found.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// 1-based line of the value in its file.
+    pub line: u64,
+    /// The version it was checked against (`2025-11-25`, `draft`), or the extension (`apps`).
+    pub protocol: Option<&'static str>,
+    /// The schema type it was checked as.
+    pub type_name: Option<&'static str>,
+    pub diags: Vec<Diag>,
+}
+
+impl Outcome {
+    pub fn failed(&self) -> bool {
+        self.diags.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dir {
+    C2S,
+    S2C,
+}
+
+impl Dir {
+    fn index(self) -> usize {
+        self as usize
+    }
+    fn opposite(self) -> Dir {
+        match self {
+            Dir::C2S => Dir::S2C,
+            Dir::S2C => Dir::C2S,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Dir::C2S => "c2s",
+            Dir::S2C => "s2c",
+        }
+    }
+}
+
+/// Which module a request was typed by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ModRef {
+    Version(usize),
+    Ext(usize),
+}
+
+/// A request id as a map key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum IdKey {
+    Int(i64),
+    Str(Box<str>),
+    /// Any other number, by its text (ids must be integers, but a response can still match it).
+    Other(Box<str>),
+}
+
+impl IdKey {
+    fn of(v: &Value) -> Option<IdKey> {
+        match v {
+            Value::String(s) => Some(IdKey::Str(s.as_str().into())),
+            Value::Number(n) => Some(match n.as_i64() {
+                Some(i) => IdKey::Int(i),
+                None => IdKey::Other(n.to_string().into()),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// An unanswered request.
+#[derive(Debug, Clone)]
+struct Req {
+    module: ModRef,
+    /// The method as the schema names it; `None` for a method the module does not define.
+    method: Option<&'static str>,
+    result: Option<&'static str>,
+    line: u64,
+}
+
+/// Unanswered requests of one direction, bounded: answered ones are removed, and past
+/// [`PENDING_CAP`] the oldest is forgotten.
+#[derive(Default)]
+struct Pending {
+    map: HashMap<IdKey, Req>,
+    order: VecDeque<IdKey>,
+}
+
+impl Pending {
+    fn insert(&mut self, key: IdKey, req: Req) -> Option<Req> {
+        let old = self.map.insert(key.clone(), req);
+        if old.is_none() {
+            self.order.push_back(key);
+        }
+        while self.map.len() > PENDING_CAP {
+            match self.order.pop_front() {
+                Some(k) => {
+                    self.map.remove(&k);
+                }
+                None => break,
+            }
+        }
+        // Keys of answered requests linger in `order`; drop them once they dominate.
+        if self.order.len() > 2 * PENDING_CAP.max(self.map.len()) {
+            let map = &self.map;
+            self.order.retain(|k| map.contains_key(k));
+        }
+        old
+    }
+
+    fn remove(&mut self, key: &IdKey) -> Option<Req> {
+        let req = self.map.remove(key);
+        if self.map.is_empty() {
+            self.order.clear();
+        }
+        req
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
+/// Settings and derived tables shared by every file.
+pub struct Checker {
+    fixed: Option<usize>,
+    latest: usize,
+    type_name: Option<String>,
+    roundtrip: bool,
+    validate: bool,
+    strict: bool,
+    options: Options,
+    infos: Vec<Info>,
+    exts: Vec<(usize, &'static Extension, Info)>,
+    // Stream state, reset per file.
+    negotiated: Option<usize>,
+    pending: [Pending; 2],
+}
+
+impl Checker {
+    pub fn new(args: &CheckArgs) -> Checker {
+        let mut options = Options { strict: args.strict, ..Options::default() };
+        let exts: Vec<_> = args
+            .extensions
+            .iter()
+            .map(|&i| {
+                let e = &EXTENSIONS[i];
+                (e.options)(&mut options);
+                (i, e, Info::new(&e.module))
+            })
+            .collect();
+        Checker {
+            fixed: match args.protocol {
+                Protocol::Auto => None,
+                Protocol::Fixed(i) => Some(i),
+            },
+            latest: version_index(LATEST).expect("the latest version is in the table"),
+            type_name: args.type_name.clone(),
+            roundtrip: args.roundtrip,
+            validate: args.validate,
+            strict: args.strict,
+            options,
+            infos: VERSIONS.iter().map(Info::new).collect(),
+            exts,
+            negotiated: None,
+            pending: Default::default(),
+        }
+    }
+
+    /// Forgets what the previous stream negotiated and which requests it left unanswered.
+    pub fn reset_stream(&mut self) {
+        self.negotiated = None;
+        self.pending = Default::default();
+    }
+
+    /// How many requests are remembered as unanswered (bounded by twice [`PENDING_CAP`]).
+    pub fn pending_requests(&self) -> usize {
+        self.pending.iter().map(Pending::len).sum()
+    }
+
+    /// Checks one JSONL line (without its `\n`). `None` for a blank line.
+    pub fn check_line(&mut self, bytes: &[u8], line: u64) -> Option<Outcome> {
+        let mut out = Outcome { line, ..Outcome::default() };
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let at = e.valid_up_to();
+                out.diags.push(error("", "utf8", format!("not UTF-8: invalid byte sequence at byte {} of the line", at + 1)));
+                return Some(out);
+            }
+        };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.trim_start_matches([' ', '\t', '\r', '\n']).is_empty() {
+            return None;
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) => self.check_value_guarded(value, &mut out),
+            Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
+        }
+        Some(out)
+    }
+
+    /// Checks an already parsed value (a line's value, or a `.json` file's).
+    pub fn check_value(&mut self, value: Value, line: u64) -> Outcome {
+        let mut out = Outcome { line, ..Outcome::default() };
+        self.check_value_guarded(value, &mut out);
+        out
+    }
+
+    fn check_value_guarded(&mut self, value: Value, out: &mut Outcome) {
+        // A panic is a bug in the checker or the generated crate, never a verdict on the input:
+        // report it on its line and go on with the next.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.check_value_inner(value, out)));
+        if let Err(p) = r {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            out.diags.push(error("", "internal", format!("the checker panicked on this value (a bug): {what}")));
+        }
+        dedupe(&mut out.diags);
+    }
+
+    fn check_value_inner(&mut self, mut value: Value, out: &mut Outcome) {
+        let mut prefix = "";
+        let mut dir = None;
+        let mut line_protocol = None;
+        let mut line_type: Option<String> = None;
+        if let Value::Object(o) = &mut value {
+            if o.contains_key("msg") && !o.contains_key("jsonrpc") {
+                let mut bad = false;
+                match o.get("dir") {
+                    None => {}
+                    Some(Value::String(s)) if s == "c2s" => dir = Some(Dir::C2S),
+                    Some(Value::String(s)) if s == "s2c" => dir = Some(Dir::S2C),
+                    Some(other) => {
+                        bad = true;
+                        out.diags.push(error("/dir", "line.dir", format!("`dir` must be \"c2s\" or \"s2c\", found {}", describe(other))));
+                    }
+                }
+                match o.get("protocol") {
+                    None => {}
+                    Some(Value::String(s)) => match version_index(s) {
+                        Some(i) => line_protocol = Some(i),
+                        None => {
+                            bad = true;
+                            out.diags.push(error("/protocol", "protocol", unknown_version(s)));
+                        }
+                    },
+                    Some(other) => {
+                        bad = true;
+                        out.diags.push(error("/protocol", "protocol", format!("`protocol` must be a version string, found {}", describe(other))));
+                    }
+                }
+                match o.get("type") {
+                    None => {}
+                    Some(Value::String(s)) => line_type = Some(s.clone()),
+                    Some(other) => {
+                        bad = true;
+                        out.diags.push(error("/type", "line.type", format!("`type` must be a type name, found {}", describe(other))));
+                    }
+                }
+                if bad {
+                    return;
+                }
+                value = o.remove("msg").unwrap_or(Value::Null);
+                prefix = "/msg";
+            }
+        }
+        match line_type.as_deref().or(self.type_name.as_deref()) {
+            Some(ty) => {
+                let ty = ty.to_string();
+                let v = line_protocol.or(self.fixed).or(self.negotiated).unwrap_or(self.latest);
+                self.check_document(v, &ty, &value, prefix, out);
+            }
+            None => self.check_message(line_protocol, dir, &value, prefix, out),
+        }
+    }
+
+    /// `--type` (or a line's `type`): the value as that type of the version, or of an enabled extension.
+    fn check_document(&self, v: usize, ty: &str, value: &Value, prefix: &str, out: &mut Outcome) {
+        let info = &self.infos[v];
+        out.protocol = Some(info.module.name);
+        if let Some(t) = info.types.get(ty) {
+            return self.check_as(info.module, t, value, prefix, out);
+        }
+        for (_, e, info) in &self.exts {
+            if let Some(t) = info.types.get(ty) {
+                out.protocol = Some(e.name);
+                return self.check_as(info.module, t, value, prefix, out);
+            }
+        }
+        out.diags.push(error(prefix, "type-name", format!("{} has no type `{ty}`", info.module.label)));
+    }
+
+    fn pick(&self, line: Option<usize>, carried: Option<usize>) -> usize {
+        line.or(self.fixed).or(carried).or(self.negotiated).unwrap_or(self.latest)
+    }
+
+    fn check_message(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, value: &Value, prefix: &str, out: &mut Outcome) {
+        if let Value::Array(items) = value {
+            let v = self.pick(line_protocol, None);
+            let info = &self.infos[v];
+            out.protocol = Some(info.module.name);
+            if !info.batches {
+                let msg = format!("a JSON array is not a message in {} (only 2025-03-26 defines batches)", info.module.label);
+                out.diags.push(error(prefix, "jsonrpc.batch", msg));
+            } else if items.is_empty() {
+                out.diags.push(error(prefix, "jsonrpc.batch", "an empty batch"));
+            } else {
+                for (i, item) in items.iter().enumerate() {
+                    self.check_one(line_protocol, dir, item, &format!("{prefix}/{i}"), out);
+                }
+            }
+            return;
+        }
+        self.check_one(line_protocol, dir, value, prefix, out);
+    }
+
+    fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, value: &Value, prefix: &str, out: &mut Outcome) {
+        let Some(o) = value.as_object() else {
+            let v = self.pick(line_protocol, None);
+            out.protocol = Some(VERSIONS[v].name);
+            out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
+            return;
+        };
+        if self.validate {
+            let mut cx = Cx::new(self.options);
+            jsonrpc::envelope(value, &mut cx);
+            push_report(prefix, cx.finish(), out);
+            match o.get("jsonrpc") {
+                Some(Value::String(s)) if s == "2.0" => {}
+                Some(other) => out.diags.push(error(&format!("{prefix}/jsonrpc"), "literal", format!("must be \"2.0\", found {}", describe(other)))),
+                None => out.diags.push(error(prefix, "required", "a JSON-RPC message requires `jsonrpc`")),
+            }
+        }
+        if o.contains_key("method") {
+            self.request_or_notification(line_protocol, dir, o, value, prefix, out);
+        } else if o.contains_key("result") || o.contains_key("error") {
+            self.response(line_protocol, dir, o, value, prefix, out);
+        } else {
+            let v = self.pick(line_protocol, None);
+            self.check_as(&VERSIONS[v], "JSONRPCMessage", value, prefix, out);
+        }
+    }
+
+    /// The version a message carries itself: `_meta["io.modelcontextprotocol/protocolVersion"]`
+    /// in `params` or `result`. An unknown string is reported.
+    fn meta_version(&self, holder: Option<&Value>, prefix: &str, field: &str, out: &mut Outcome) -> Option<usize> {
+        let meta = holder?.get("_meta")?.get(PROTOCOL_META_KEY)?;
+        let s = meta.as_str()?;
+        match version_index(s) {
+            Some(i) => Some(i),
+            None => {
+                let p = format!("{prefix}/{field}/_meta/{}", PROTOCOL_META_KEY.replace('~', "~0").replace('/', "~1"));
+                out.diags.push(error(&p, "protocol", unknown_version(s)));
+                None
+            }
+        }
+    }
+
+    fn request_or_notification(
+        &mut self,
+        line_protocol: Option<usize>,
+        dir: Option<Dir>,
+        o: &Map<String, Value>,
+        value: &Value,
+        prefix: &str,
+        out: &mut Outcome,
+    ) {
+        let id = o.get("id");
+        let is_request = id.is_some();
+        let Some(method) = o.get("method").and_then(Value::as_str) else {
+            // A non-string method: the generic message type reports it.
+            let v = self.pick(line_protocol, None);
+            let ty = if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" };
+            self.check_as(&VERSIONS[v], ty, value, prefix, out);
+            return;
+        };
+
+        // An extension's method (`ui/...` with --ext apps): typed by the extension's tables, either direction.
+        if let Some((ei, e, info)) = self.exts.iter().find(|(_, e, _)| method.starts_with(e.method_prefix)) {
+            let (ei, module) = (*ei, info.module);
+            out.protocol = Some(e.name);
+            let found = if is_request {
+                info.requests.get(method).map(|&(req, res)| (req, Some(res)))
+            } else {
+                info.notifications.get(method).map(|&t| (t, None))
+            };
+            let (req_method, result) = match found {
+                Some((ty, result)) => {
+                    self.check_as(module, ty, value, prefix, out);
+                    (info.requests.get_key_value(method).map(|(k, _)| *k), result)
+                }
+                None => {
+                    let what = if is_request { "request" } else { "notification" };
+                    let msg = format!("`{method}` is not a {what} method of {}", module.label);
+                    out.diags.push(error(&format!("{prefix}/method"), "unknown-variant", msg));
+                    (None, None)
+                }
+            };
+            if let Some(id) = id {
+                self.remember(dir.unwrap_or(Dir::C2S), id, Req { module: ModRef::Ext(ei), method: req_method, result, line: out.line }, prefix, out);
+            }
+            return;
+        }
+
+        // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
+        let mut carried = self.meta_version(o.get("params"), prefix, "params", out);
+        if is_request && method == "initialize" && line_protocol.or(self.fixed).is_none() {
+            carried = self.initialize_version(o, prefix, out);
+        }
+        if let (Some(c), None) = (carried, self.fixed) {
+            self.negotiated = Some(c);
+        }
+        let v = self.pick(line_protocol, carried);
+        let info = &self.infos[v];
+        out.protocol = Some(info.module.name);
+
+        let (specific, result, client, server) = if is_request {
+            let found = info.requests.get_key_value(method);
+            (found.map(|(_, (t, _))| *t), found.map(|(_, (_, r))| *r), &info.client_requests, &info.server_requests)
+        } else {
+            (info.notifications.get(method).copied(), None, &info.client_notifications, &info.server_notifications)
+        };
+        // Without `dir`, the side that sends this method decides it, if only one does.
+        let dir = dir.or_else(|| {
+            let t = specific?;
+            match (client.holds(t).unwrap_or(false), server.holds(t).unwrap_or(false)) {
+                (true, false) => Some(Dir::C2S),
+                (false, true) => Some(Dir::S2C),
+                _ => None,
+            }
+        });
+        let side = dir.map(|d| if d == Dir::C2S { client } else { server });
+        let what = if is_request { "requests" } else { "notifications" };
+        let generic = if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" };
+        let ty: &'static str = match (side, specific) {
+            (Some(Side::Union(_, members)), Some(t)) if members.contains(t) => t,
+            (Some(Side::Union(name, _)), _) => name,
+            (Some(Side::Alias(name)), _) => name,
+            (Some(Side::Absent(name)), t) => {
+                let sender = if dir == Some(Dir::C2S) { "a client" } else { "a server" };
+                let msg = format!("{} defines no {name}: {sender} sends no {what} in this version", info.module.label);
+                out.diags.push(error(&format!("{prefix}/method"), "direction", msg));
+                t.unwrap_or(generic)
+            }
+            (None, Some(t)) => t,
+            // An unknown method and no side: the first side that is a union reports it.
+            (None, None) => match [client, server].into_iter().find(|s| matches!(s, Side::Union(..))) {
+                Some(s) => s.name(),
+                None => {
+                    let msg = format!("`{method}` is not a method of {}", info.module.label);
+                    out.diags.push(error(&format!("{prefix}/method"), "unknown-variant", msg));
+                    generic
+                }
+            },
+        };
+        let module = info.module;
+        self.check_as(module, ty, value, prefix, out);
+        // A request the side does not send (checked as the union) gets no typed result.
+        let result = if specific == Some(ty) { result } else { None };
+
+        if let Some(id) = id {
+            let req_method = info.requests.get_key_value(method).map(|(k, _)| *k);
+            self.remember(dir.unwrap_or(Dir::C2S), id, Req { module: ModRef::Version(v), method: req_method, result, line: out.line }, prefix, out);
+        } else if method == "notifications/cancelled" {
+            // A cancelled request gets no response: forget it.
+            if let Some(key) = o.get("params").and_then(|p| p.get("requestId")).and_then(IdKey::of) {
+                match dir {
+                    Some(d) => {
+                        self.pending[d.index()].remove(&key);
+                    }
+                    None => {
+                        for p in &mut self.pending {
+                            p.remove(&key);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The version to check an `initialize` request as: the one it proposes when that version
+    /// has `initialize`, else the newest version that has it (a client may propose a version
+    /// the server does not know; the server answers with its own).
+    fn initialize_version(&self, o: &Map<String, Value>, prefix: &str, out: &mut Outcome) -> Option<usize> {
+        let has_initialize = |i: usize| self.infos[i].requests.contains_key("initialize");
+        let newest = (0..VERSIONS.len()).rev().find(|&i| VERSIONS[i].name != "draft" && has_initialize(i));
+        let proposed = o.get("params").and_then(|p| p.get("protocolVersion")).and_then(Value::as_str)?;
+        match version_index(proposed) {
+            Some(i) if has_initialize(i) => Some(i),
+            Some(_) => newest,
+            None => {
+                let newest_name = newest.map(|i| VERSIONS[i].name).unwrap_or("?");
+                let msg = format!("{}; checking `initialize` as {newest_name} (the server may answer with another version)", unknown_version(proposed));
+                out.diags.push(self.warning(&format!("{prefix}/params/protocolVersion"), "protocol", msg));
+                newest
+            }
+        }
+    }
+
+    fn remember(&mut self, dir: Dir, id: &Value, req: Req, prefix: &str, out: &mut Outcome) {
+        let Some(key) = IdKey::of(id) else { return };
+        if let Some(old) = self.pending[dir.index()].insert(key, req) {
+            let msg = format!("id {id} is already used by an unanswered {} request (line {})", dir.name(), old.line);
+            out.diags.push(self.warning(&format!("{prefix}/id"), "id.reused", msg));
+        }
+    }
+
+    fn response(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, o: &Map<String, Value>, value: &Value, prefix: &str, out: &mut Outcome) {
+        let key = o.get("id").and_then(IdKey::of);
+        // A response travelling s2c answers a request that travelled c2s, and the other way round.
+        let matched = key.as_ref().and_then(|k| match dir {
+            Some(d) => self.pending[d.opposite().index()].remove(k),
+            None => self.pending[Dir::C2S.index()].remove(k).or_else(|| self.pending[Dir::S2C.index()].remove(k)),
+        });
+        let result = o.get("result");
+        let is_error = o.contains_key("error");
+
+        let mut carried = self.meta_version(result, prefix, "result", out);
+        if let (Some(req), Some(r)) = (&matched, result) {
+            if req.method == Some("initialize") {
+                if let Some(Value::String(s)) = r.get("protocolVersion") {
+                    match version_index(s) {
+                        Some(i) => carried = Some(i),
+                        None => out.diags.push(error(&format!("{prefix}/result/protocolVersion"), "protocol", unknown_version(s))),
+                    }
+                }
+            }
+        }
+        if let (Some(c), None) = (carried, self.fixed) {
+            self.negotiated = Some(c);
+        }
+        let request_version = match matched.as_ref().map(|r| r.module) {
+            Some(ModRef::Version(v)) => Some(v),
+            _ => None,
+        };
+        let v = line_protocol.or(self.fixed).or(carried).or(request_version).or(self.negotiated).unwrap_or(self.latest);
+        let info = &self.infos[v];
+        out.protocol = Some(info.module.name);
+
+        if is_error {
+            if result.is_none() {
+                match info.error_response {
+                    Some(t) => self.check_as(info.module, t, value, prefix, out),
+                    None => self.check_as(info.module, "JSONRPCMessage", value, prefix, out),
+                }
+            }
+            return;
+        }
+        let Some(result) = result else { return };
+        let result_prefix = format!("{prefix}/result");
+        if let Some(req) = &matched {
+            if let Some(rt) = req.result {
+                let module = match req.module {
+                    ModRef::Ext(i) => {
+                        out.protocol = Some(EXTENSIONS[i].name);
+                        &EXTENSIONS[i].module
+                    }
+                    ModRef::Version(_) => info.module,
+                };
+                if rt == "{}" {
+                    // A result the schema types as an empty object literal.
+                    out.type_name = Some("{}");
+                    if !result.is_object() {
+                        out.diags.push(error(&result_prefix, "type", format!("expected an object, found {}", describe(result))));
+                    }
+                    return;
+                }
+                if module.types.iter().any(|(n, _)| *n == rt) {
+                    self.check_as(module, rt, result, &result_prefix, out);
+                    return;
+                }
+            }
+        }
+        // Unmatched (or a method the version does not define): the generic response and result types.
+        let module = info.module;
+        if let Some(t) = info.result_response {
+            self.check_as(module, t, value, prefix, out);
+        }
+        let union = if dir == Some(Dir::C2S) { "ClientResult" } else { "ServerResult" };
+        if info.types.contains(union) {
+            self.check_as(module, union, result, &result_prefix, out);
+        }
+        if matched.is_none() {
+            let id = o.get("id").map(|i| i.to_string()).unwrap_or_else(|| "(none)".into());
+            let way = match dir {
+                Some(d) => format!(" travelling {}", d.opposite().name()),
+                None => String::new(),
+            };
+            let msg = format!("no request{way} with id {id} is waiting for this response; checked as a generic result");
+            out.diags.push(self.warning(&format!("{prefix}/id"), "response.unmatched", msg));
+        }
+    }
+
+    /// The three checks on one value as one type: typed reading, the validators, the round trip.
+    fn check_as(&self, module: &'static Module, ty: &'static str, value: &Value, prefix: &str, out: &mut Outcome) {
+        if out.type_name.is_none() {
+            out.type_name = Some(ty);
+        }
+        let read = (module.roundtrip)(ty, value);
+        if self.validate {
+            if let Some(report) = (module.validate)(ty, value, &self.options) {
+                push_report(prefix, report, out);
+            }
+        }
+        match read {
+            None => out.diags.push(error(prefix, "internal", format!("{} has no type `{ty}`", module.label))),
+            Some(Err(e)) => out.diags.push(error(prefix, "deserialize", format!("not a valid {ty} of {}: {e}", module.label))),
+            Some(Ok((again, _))) => {
+                if self.roundtrip {
+                    if let Some((at, msg)) = first_difference(value, &again) {
+                        let p = format!("{prefix}{at}");
+                        out.diags.push(error(&p, "roundtrip", format!("re-serialized {ty} differs: {msg}")));
+                    }
+                }
+            }
+        }
+    }
+
+    fn warning(&self, pointer: &str, rule: &'static str, message: String) -> Diag {
+        let severity = if self.strict { Severity::Error } else { Severity::Warning };
+        Diag { pointer: pointer.to_string(), rule, severity, message }
+    }
+}
+
+fn error(pointer: &str, rule: &'static str, message: impl Into<String>) -> Diag {
+    Diag { pointer: pointer.to_string(), rule, severity: Severity::Error, message: message.into() }
+}
+
+fn unknown_version(s: &str) -> String {
+    format!("unknown protocol version `{s}` (known: {})", crate::versions::version_names())
+}
+
+fn push_report(prefix: &str, report: mcp_schema::validate::Report, out: &mut Outcome) {
+    for v in report.violations {
+        let pointer = if prefix.is_empty() { v.pointer } else { format!("{prefix}{}", v.pointer) };
+        out.diags.push(Diag { pointer, rule: v.rule, severity: v.severity, message: v.message });
+    }
+}
+
+/// Drops exact repeats (the envelope rules run both on their own and inside some types).
+fn dedupe(diags: &mut Vec<Diag>) {
+    if diags.len() < 2 {
+        return;
+    }
+    let mut seen = HashSet::new();
+    diags.retain(|d| seen.insert((d.pointer.clone(), d.rule, d.message.clone())));
+}
+
+/// The first place where two values differ, as a JSON pointer and a description.
+/// Values come from serde_json, whose parser stops at 128 levels, so the recursion is bounded.
+pub fn first_difference(a: &Value, b: &Value) -> Option<(String, String)> {
+    fn escape(k: &str) -> String {
+        k.replace('~', "~0").replace('/', "~1")
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => {
+                        if let Some((at, msg)) = first_difference(p, q) {
+                            return Some((format!("/{}{at}", escape(k)), msg));
+                        }
+                    }
+                    (Some(p), None) => return Some((format!("/{}", escape(k)), format!("{} was dropped", describe(p)))),
+                    (None, Some(q)) => return Some((format!("/{}", escape(k)), format!("{} was added", describe(q)))),
+                    (None, None) => {}
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                if let Some((at, msg)) = first_difference(p, q) {
+                    return Some((format!("/{i}{at}"), msg));
+                }
+            }
+            match x.len().cmp(&y.len()) {
+                std::cmp::Ordering::Equal => None,
+                std::cmp::Ordering::Greater => Some((format!("/{}", y.len()), format!("{} was dropped", describe(&x[y.len()])))),
+                std::cmp::Ordering::Less => Some((format!("/{}", x.len()), format!("{} was added", describe(&y[x.len()])))),
+            }
+        }
+        _ if a == b => None,
+        _ => Some((String::new(), format!("{} was written back as {}", describe(a), describe(b)))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn differences() {
+        assert_eq!(first_difference(&json!({"a": [1, 2]}), &json!({"a": [1, 2]})), None);
+        assert_eq!(first_difference(&json!({"a": [1, 2]}), &json!({"a": [1, 2.0]})).unwrap().0, "/a/1");
+        assert_eq!(first_difference(&json!({"a/b": 1, "c": 2}), &json!({"a/b": 1})).unwrap().0, "/c");
+        assert_eq!(first_difference(&json!({"a/b": 1}), &json!({})).unwrap().0, "/a~1b");
+        assert_eq!(first_difference(&json!([1]), &json!([1, 3])).unwrap().0, "/1");
+        assert_eq!(first_difference(&json!(1), &json!("1")).unwrap().0, "");
+    }
+
+    #[test]
+    fn pending_is_bounded() {
+        let mut p = Pending::default();
+        let req = Req { module: ModRef::Version(0), method: None, result: None, line: 1 };
+        for i in 0..(PENDING_CAP as i64 * 5) {
+            p.insert(IdKey::Int(i), req.clone());
+            if i % 3 == 0 {
+                p.remove(&IdKey::Int(i));
+            }
+        }
+        assert!(p.map.len() <= PENDING_CAP);
+        assert!(p.order.len() <= 2 * PENDING_CAP + 1);
+        assert!(p.map.contains_key(&IdKey::Int(PENDING_CAP as i64 * 5 - 1)));
+    }
+}

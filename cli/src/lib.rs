@@ -1,0 +1,190 @@
+//! `mcp-schema check`: checks MCP traffic and documents against every schema version.
+//!
+//! The binary (`src/main.rs`) only calls [`run`]; the pieces are public so the
+//! benchmark can drive the checker in memory.
+
+pub mod args;
+pub mod check;
+pub mod report;
+pub mod versions;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use args::{CheckArgs, Command};
+use check::{Checker, Diag, Outcome};
+use mcp_schema::validate::Severity;
+use report::Reporter;
+
+/// The longest line read whole; a longer one is reported and skipped (memory stays bounded).
+pub const MAX_LINE: usize = 128 << 20;
+
+/// Runs the command line (without the program name); returns the exit status.
+pub fn run(args: &[String]) -> i32 {
+    let stderr = io::stderr();
+    match args::parse(args) {
+        Err(e) => {
+            let _ = writeln!(stderr.lock(), "mcp-schema: {e}\nusage: mcp-schema check [OPTIONS] FILE... (see --help)");
+            2
+        }
+        Ok(Command::Help) => {
+            let _ = io::stdout().lock().write_all(args::usage().as_bytes());
+            0
+        }
+        Ok(Command::Check(a)) => check_files(&a, io::stdout().lock(), &mut stderr.lock()),
+    }
+}
+
+/// Checks every file of `a`, printing to `out`; I/O errors go to `err`. Returns the exit status.
+pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 {
+    let mut checker = Checker::new(a);
+    let mut rep = Reporter::new(io::BufWriter::with_capacity(1 << 16, out), a.json);
+    let mut io_error = false;
+    for f in &a.files {
+        checker.reset_stream();
+        let r = if f == "-" {
+            check_jsonl(&mut checker, "<stdin>", io::stdin().lock(), &mut rep)
+        } else if is_json_file(f) {
+            check_json_file(&mut checker, f, &mut rep)
+        } else {
+            File::open(f).and_then(|file| check_jsonl(&mut checker, f, BufReader::with_capacity(1 << 20, file), &mut rep))
+        };
+        if let Err(e) = r {
+            let _ = writeln!(err, "mcp-schema: {f}: {e}");
+            io_error = true;
+        }
+    }
+    match rep.finish() {
+        Err(e) => {
+            let _ = writeln!(err, "mcp-schema: writing the results: {e}");
+            2
+        }
+        Ok(_) if io_error => 2,
+        Ok(c) if c.failed > 0 => 1,
+        Ok(_) => 0,
+    }
+}
+
+fn is_json_file(f: &str) -> bool {
+    Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// A `.json` file: one value (which may span lines).
+fn check_json_file<W: Write>(checker: &mut Checker, name: &str, rep: &mut Reporter<W>) -> io::Result<()> {
+    let mut bytes = Vec::new();
+    File::open(name)?.read_to_end(&mut bytes)?;
+    let start = bytes.iter().position(|b| !b" \t\r\n".contains(b)).unwrap_or(0);
+    let line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count() as u64;
+    let outcome = checker.check_line(&bytes, line).unwrap_or_else(|| Outcome {
+        line: 1,
+        diags: vec![Diag { pointer: String::new(), rule: "json", severity: Severity::Error, message: "empty file: no JSON value".into() }],
+        ..Outcome::default()
+    });
+    rep.outcome(name, &outcome)
+}
+
+/// JSONL: one value per line, lines split on `\n` only, checked as they are read.
+pub fn check_jsonl<R: BufRead, W: Write>(checker: &mut Checker, name: &str, mut reader: R, rep: &mut Reporter<W>) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(1 << 16);
+    let mut line = 0u64;
+    loop {
+        buf.clear();
+        let read = read_line(&mut reader, &mut buf, MAX_LINE)?;
+        let outcome = match read {
+            LineRead::Eof => return Ok(()),
+            LineRead::Line => {
+                line += 1;
+                checker.check_line(&buf, line)
+            }
+            LineRead::TooLong(len) => {
+                line += 1;
+                let message = format!("line too long: {len} bytes (at most {MAX_LINE} are read); skipped");
+                Some(Outcome { line, diags: vec![Diag { pointer: String::new(), rule: "line.too-long", severity: Severity::Error, message }], ..Outcome::default() })
+            }
+        };
+        if let Some(o) = outcome {
+            rep.outcome(name, &o)?;
+        }
+        if buf.capacity() > 1 << 24 {
+            // Don't keep a huge buffer around after one huge line.
+            buf = Vec::with_capacity(1 << 16);
+        }
+    }
+}
+
+enum LineRead {
+    Eof,
+    Line,
+    TooLong(usize),
+}
+
+/// Reads up to the next `\n` (not included) into `buf`; a line longer than `max` is consumed
+/// but not kept.
+fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
+    let mut len = 0usize;
+    let mut any = false;
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(match (any, len > max) {
+                (false, _) => LineRead::Eof,
+                (true, false) => LineRead::Line,
+                (true, true) => LineRead::TooLong(len),
+            });
+        }
+        any = true;
+        let (chunk, done) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (&avail[..i], Some(i + 1)),
+            None => (avail, None),
+        };
+        len += chunk.len();
+        if len <= max {
+            buf.extend_from_slice(chunk);
+        } else {
+            buf.clear();
+        }
+        let used = done.unwrap_or(avail.len());
+        r.consume(used);
+        if done.is_some() {
+            return Ok(if len > max { LineRead::TooLong(len) } else { LineRead::Line });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_on_newline_only() {
+        let data = "a\u{2028}b\r\n\nc".as_bytes();
+        let mut r = BufReader::with_capacity(2, data);
+        let mut buf = Vec::new();
+        let mut lines = Vec::new();
+        loop {
+            buf.clear();
+            match read_line(&mut r, &mut buf, 100).unwrap() {
+                LineRead::Eof => break,
+                LineRead::Line => lines.push(String::from_utf8(buf.clone()).unwrap()),
+                LineRead::TooLong(n) => lines.push(format!("too long {n}")),
+            }
+        }
+        assert_eq!(lines, vec!["a\u{2028}b\r", "", "c"]);
+    }
+
+    #[test]
+    fn long_lines_are_skipped() {
+        let data = b"0123456789\nab\n";
+        let mut r = BufReader::with_capacity(3, &data[..]);
+        let mut buf = Vec::new();
+        assert!(matches!(read_line(&mut r, &mut buf, 5).unwrap(), LineRead::TooLong(10)));
+        buf.clear();
+        assert!(matches!(read_line(&mut r, &mut buf, 5).unwrap(), LineRead::Line));
+        assert_eq!(buf, b"ab");
+    }
+}

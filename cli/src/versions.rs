@@ -1,0 +1,178 @@
+//! The schema modules the checker knows, as one table of function pointers, and
+//! what it derives from each module's tables (method sets per side, type names).
+
+use std::collections::{HashMap, HashSet};
+
+use mcp_schema::validate::{Options, Report};
+use serde_json::Value;
+
+/// `<module>::roundtrip_value`.
+pub type RoundtripFn = fn(&str, &Value) -> Option<Result<(Value, &'static str), serde_json::Error>>;
+/// `<module>::validate_json_as`.
+pub type ValidateFn = fn(&str, &Value, &Options) -> Option<Report>;
+
+/// One generated module.
+pub struct Module {
+    /// What selects it: a protocol version (`2025-11-25`, `draft`) or an extension name (`apps`).
+    pub name: &'static str,
+    /// The Rust module (`v2025_11_25`).
+    pub module: &'static str,
+    /// `SCHEMA_LABEL`, used in messages.
+    pub label: &'static str,
+    pub roundtrip: RoundtripFn,
+    pub validate: ValidateFn,
+    pub requests: &'static [(&'static str, &'static str, &'static str)],
+    pub notifications: &'static [(&'static str, &'static str)],
+    pub types: &'static [(&'static str, &'static str)],
+    pub union_members: &'static [(&'static str, &'static [&'static str])],
+}
+
+macro_rules! module {
+    ($name:literal, $m:ident) => {
+        Module {
+            name: $name,
+            module: stringify!($m),
+            label: mcp_schema::$m::SCHEMA_LABEL,
+            roundtrip: mcp_schema::$m::roundtrip_value,
+            validate: mcp_schema::$m::validate_json_as,
+            requests: mcp_schema::$m::REQUESTS,
+            notifications: mcp_schema::$m::NOTIFICATIONS,
+            types: mcp_schema::$m::TYPES,
+            union_members: mcp_schema::$m::UNION_MEMBERS,
+        }
+    };
+}
+
+/// Every protocol version, oldest first.
+pub static VERSIONS: &[Module] = &[
+    module!("2024-11-05", v2024_11_05),
+    module!("2025-03-26", v2025_03_26),
+    module!("2025-06-18", v2025_06_18),
+    module!("2025-11-25", v2025_11_25),
+    module!("2026-07-28", v2026_07_28),
+    module!("draft", draft),
+];
+
+/// The latest released version: what `--protocol auto` falls back to.
+pub const LATEST: &str = "2026-07-28";
+
+/// An extension `--ext NAME` turns on: its module (messages whose method starts
+/// with `prefix` are typed by it) and what it changes in the validator options.
+pub struct Extension {
+    pub name: &'static str,
+    pub module: Module,
+    pub method_prefix: &'static str,
+    pub options: fn(&mut Options),
+}
+
+/// Every extension. Adding one is a row here.
+pub static EXTENSIONS: &[Extension] = &[Extension {
+    name: "apps",
+    module: module!("apps", apps),
+    method_prefix: "ui/",
+    options: |o| o.apps = true,
+}];
+
+/// How a side's union (`ClientRequest`, ...) exists in a version.
+pub enum Side {
+    /// A union: the flattened member type names.
+    Union(&'static str, HashSet<&'static str>),
+    /// An alias of one type (e.g. `ClientNotification = CancelledNotification` in 2026-07-28).
+    Alias(&'static str),
+    /// The version has no such union (servers send no requests in 2026-07-28).
+    Absent(&'static str),
+}
+
+impl Side {
+    /// Whether the side's union holds `ty`; `None` when that cannot be told (an alias).
+    pub fn holds(&self, ty: &str) -> Option<bool> {
+        match self {
+            Side::Union(_, members) => Some(members.contains(ty)),
+            Side::Alias(_) => None,
+            Side::Absent(_) => Some(false),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Side::Union(n, _) | Side::Alias(n) | Side::Absent(n) => n,
+        }
+    }
+}
+
+/// What the checker derives once from a module's tables.
+pub struct Info {
+    pub module: &'static Module,
+    /// method -> (request type, result type)
+    pub requests: HashMap<&'static str, (&'static str, &'static str)>,
+    /// method -> notification type
+    pub notifications: HashMap<&'static str, &'static str>,
+    pub types: HashSet<&'static str>,
+    pub client_requests: Side,
+    pub server_requests: Side,
+    pub client_notifications: Side,
+    pub server_notifications: Side,
+    /// `JSONRPCErrorResponse`, or `JSONRPCError` in the versions that call it so.
+    pub error_response: Option<&'static str>,
+    /// `JSONRPCResultResponse`, or `JSONRPCResponse` in the versions where that is the success response.
+    pub result_response: Option<&'static str>,
+    /// The version defines JSON-RPC batches (2025-03-26).
+    pub batches: bool,
+}
+
+impl Info {
+    pub fn new(module: &'static Module) -> Info {
+        let types: HashSet<&'static str> = module.types.iter().map(|(n, _)| *n).collect();
+        let kind = |name: &str| module.types.iter().find(|(n, _)| *n == name).map(|(_, k)| *k);
+        let side = |name: &'static str| match kind(name) {
+            Some("union") => {
+                let members = module
+                    .union_members
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, m)| m.iter().copied().collect())
+                    .unwrap_or_default();
+                Side::Union(name, members)
+            }
+            Some(_) => Side::Alias(name),
+            None => Side::Absent(name),
+        };
+        let error_response = ["JSONRPCErrorResponse", "JSONRPCError"].into_iter().find(|t| types.contains(t));
+        let result_response = if types.contains("JSONRPCResultResponse") {
+            Some("JSONRPCResultResponse")
+        } else if kind("JSONRPCResponse") == Some("struct") {
+            Some("JSONRPCResponse")
+        } else {
+            None
+        };
+        Info {
+            module,
+            requests: module.requests.iter().map(|(m, req, res)| (*m, (*req, *res))).collect(),
+            notifications: module.notifications.iter().map(|(m, t)| (*m, *t)).collect(),
+            client_requests: side("ClientRequest"),
+            server_requests: side("ServerRequest"),
+            client_notifications: side("ClientNotification"),
+            server_notifications: side("ServerNotification"),
+            error_response,
+            result_response,
+            batches: types.contains("JSONRPCBatchRequest"),
+            types,
+        }
+    }
+}
+
+/// The version a protocol string names, by its index in [`VERSIONS`].
+pub fn version_index(protocol: &str) -> Option<usize> {
+    VERSIONS.iter().position(|m| m.name == protocol)
+}
+
+/// The names `--protocol` accepts, for messages.
+pub fn version_names() -> String {
+    let names: Vec<&str> = VERSIONS.iter().map(|m| m.name).collect();
+    names.join(", ")
+}
+
+pub fn extension_names() -> String {
+    let names: Vec<&str> = EXTENSIONS.iter().map(|e| e.name).collect();
+    names.join(", ")
+}

@@ -1,0 +1,159 @@
+//! Helpers shared by the CLI tests: run the built binary, make temporary files,
+//! read `--json` output.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_mcp-schema");
+
+pub fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `mcp-schema ARGS` with `stdin` (or none).
+pub fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the mcp-schema binary runs");
+    if let Some(input) = stdin {
+        let mut pipe = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        // Write from a thread so a large input cannot dead-lock against a full stdout pipe.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&input);
+        });
+    }
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().expect("exited normally, not by a signal"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A temporary file removed on drop.
+pub struct TempFile(pub PathBuf);
+
+impl TempFile {
+    pub fn new(name: &str, contents: &[u8]) -> TempFile {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!("mcp-schema-cli-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, contents).unwrap();
+        TempFile(path)
+    }
+
+    pub fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// One violation from `--json` output.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Found {
+    pub line: u64,
+    pub pointer: String,
+    pub rule: String,
+    pub severity: String,
+}
+
+/// `--json` output: the violations, the failing lines and the counts (passed, failed).
+pub struct JsonResult {
+    pub found: Vec<Found>,
+    pub failed_lines: Vec<u64>,
+    pub passed: u64,
+    pub failed: u64,
+}
+
+pub fn parse_json_output(stdout: &str) -> JsonResult {
+    let mut found = Vec::new();
+    let mut failed_lines = Vec::new();
+    let mut counts = None;
+    for line in stdout.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("--json line is JSON ({e}): {line}"));
+        if v.get("passed").is_some() {
+            assert!(counts.is_none(), "one summary line");
+            counts = Some((v["passed"].as_u64().unwrap(), v["failed"].as_u64().unwrap()));
+            continue;
+        }
+        assert!(counts.is_none(), "the summary is the last line");
+        let n = v["line"].as_u64().unwrap();
+        if v["ok"] == Value::Bool(false) {
+            failed_lines.push(n);
+        }
+        for d in v["violations"].as_array().unwrap() {
+            found.push(Found {
+                line: n,
+                pointer: d["pointer"].as_str().unwrap().to_string(),
+                rule: d["rule"].as_str().unwrap().to_string(),
+                severity: d["severity"].as_str().unwrap().to_string(),
+            });
+        }
+    }
+    let (passed, failed) = counts.expect("a summary line");
+    assert_eq!(failed as usize, failed_lines.len(), "failed count matches the failing values");
+    JsonResult { found, failed_lines, passed, failed }
+}
+
+/// Runs `check --json ARGS` and parses the result.
+pub fn check_json(args: &[&str], stdin: Option<&[u8]>) -> (i32, JsonResult) {
+    let mut all = vec!["check", "--json"];
+    all.extend_from_slice(args);
+    let r = run(&all, stdin);
+    assert!(r.code == 0 || r.code == 1, "exit {} stderr: {}", r.code, r.stderr);
+    (r.code, parse_json_output(&r.stdout))
+}
+
+/// Counts cases of a multi-case test and prints `N passed, N failed` at the end.
+#[derive(Default)]
+pub struct Cases {
+    passed: usize,
+    failures: Vec<String>,
+}
+
+impl Cases {
+    pub fn check(&mut self, name: &str, f: impl FnOnce() -> Result<(), String>) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+            Ok(Ok(())) => self.passed += 1,
+            Ok(Err(e)) => self.failures.push(format!("{name}: {e}")),
+            Err(p) => {
+                let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+                self.failures.push(format!("{name}: panicked: {}", msg.unwrap_or_default()));
+            }
+        }
+    }
+
+    pub fn finish(self) {
+        for f in &self.failures {
+            println!("FAILED {f}");
+        }
+        println!("{} passed, {} failed", self.passed, self.failures.len());
+        assert!(self.failures.is_empty(), "{} case(s) failed:\n{}", self.failures.len(), self.failures.join("\n"));
+    }
+}
