@@ -9587,6 +9587,7 @@ pub const TYPES: &[(&str, &str)] = &[
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
     ("McpUiDownloadFileRequestParamsContentsItem", &["EmbeddedResource", "ResourceLink"]),
 ];
+#[cfg(feature = "dynamic")]
 /// Reads `json` as the type named `type_name` and writes it back.
 ///
 /// Returns `None` for a name this module does not have; otherwise the
@@ -9718,6 +9719,7 @@ pub fn roundtrip_json(
         },
     )
 }
+#[cfg(feature = "dynamic")]
 /// Like [`roundtrip_json`], from an already parsed value.
 pub fn roundtrip_value(
     type_name: &str,
@@ -9845,6 +9847,7 @@ pub fn roundtrip_value(
         },
     )
 }
+#[cfg(feature = "dynamic")]
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
 pub fn validate_json_as(
     type_name: &str,

@@ -14832,6 +14832,7 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
         ],
     ),
 ];
+#[cfg(feature = "dynamic")]
 /// Reads `json` as the type named `type_name` and writes it back.
 ///
 /// Returns `None` for a name this module does not have; otherwise the
@@ -14984,6 +14985,7 @@ pub fn roundtrip_json(
         },
     )
 }
+#[cfg(feature = "dynamic")]
 /// Like [`roundtrip_json`], from an already parsed value.
 pub fn roundtrip_value(
     type_name: &str,
@@ -15132,6 +15134,7 @@ pub fn roundtrip_value(
         },
     )
 }
+#[cfg(feature = "dynamic")]
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
 pub fn validate_json_as(
     type_name: &str,

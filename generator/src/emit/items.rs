@@ -914,6 +914,7 @@ impl<'a> Ctx<'a> {
             /// Every union with the schema names of the types it can hold, nested unions flattened.
             pub const UNION_MEMBERS: &[(&str, &[&str])] = &[#(#unions),*];
 
+            #[cfg(feature = "dynamic")]
             /// Reads `json` as the type named `type_name` and writes it back.
             ///
             /// Returns `None` for a name this module does not have; otherwise the
@@ -931,6 +932,7 @@ impl<'a> Ctx<'a> {
                 })
             }
 
+            #[cfg(feature = "dynamic")]
             /// Like [`roundtrip_json`], from an already parsed value.
             pub fn roundtrip_value(type_name: &str, value: &serde_json::Value) -> Option<::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>> {
                 fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(value: &serde_json::Value) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
@@ -944,6 +946,7 @@ impl<'a> Ctx<'a> {
                 })
             }
 
+            #[cfg(feature = "dynamic")]
             /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
             pub fn validate_json_as(type_name: &str, value: &serde_json::Value, options: &__v::Options) -> Option<__v::Report> {
                 Some(match type_name {

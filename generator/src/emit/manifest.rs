@@ -33,6 +33,7 @@ pub fn cargo_toml(space: &TypeSpace, config: &Config) -> String {
     features.push_str(&format!("default = [\"{latest}\"]\n"));
     let all: Vec<String> = space.modules.iter().map(|m| format!("\"{}\"", m.feature)).collect();
     features.push_str(&format!("full = [{}]\n", all.join(", ")));
+    features.push_str("# Typed reading and validation by schema name at run time (`roundtrip_json`, `validate_json_as`), for tools.\ndynamic = []\n");
     for m in &space.modules {
         let deps: Vec<String> = config
             .modules

@@ -31,7 +31,8 @@ enum OneOrMany {
     Many(Vec<String>),
 }
 
-/// One reviewed difference. `*` in `versions`, `definition` or `pointer` matches anything (a rule, not an instance).
+/// One reviewed difference. In `definition` and `pointer`, `*` matches any run of characters (`*Result`);
+/// `version = "*"` matches every verified schema. An entry with a `*` is a rule rather than an instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     pub versions: Vec<String>,
@@ -73,12 +74,45 @@ impl Entry {
     pub fn matches(&self, version: &str, d: &Difference) -> bool {
         self.applies_to(version)
             && self.kind == d.kind
-            && (self.definition == "*" || self.definition == d.definition)
-            && (self.pointer == "*" || self.pointer == d.pointer)
+            && glob(&self.definition, &d.definition)
+            && glob(&self.pointer, &d.pointer)
     }
 
     pub fn describe(&self) -> String {
         let pointer = if self.pointer.is_empty() { "\"\"" } else { &self.pointer };
         format!("{} {} {} {}", self.versions.join(","), self.definition, pointer, self.kind.as_str())
+    }
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+fn glob(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = text.strip_prefix(first) else { return false };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else { return rest.is_empty() };
+    for part in middle {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob;
+
+    #[test]
+    fn globs() {
+        assert!(glob("*", "anything"));
+        assert!(glob("*Result", "CallToolResult"));
+        assert!(!glob("*Result", "ResultType"));
+        assert!(glob("/properties/*/type", "/properties/a/type"));
+        assert!(glob("", ""));
+        assert!(!glob("", "/x"));
+        assert!(glob("a*b*c", "abc"));
+        assert!(!glob("ab*ba", "aba"));
     }
 }

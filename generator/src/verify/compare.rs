@@ -74,12 +74,22 @@ impl<'a> Comparer<'a> {
         if ours_name.is_some() && ours_name == theirs_name && self.ours.def(ours_name.as_deref().unwrap_or_default()).is_some() {
             return;
         }
-        // An inline node on one side that is what the other side's named definition means (e.g. `{}` for JSONValue).
-        // The pair of definitions is then compared on its own.
+        // An inline node on one side that is what the other side's definition of that name says (`{}` where
+        // schema.json refers to JSONValue; schema.json's `string` where the IR refers to ResultType).
+        // Either way, the pair of definitions is compared on its own.
         if let Some(name) = &theirs_name {
             if ours_name.is_none() {
                 if let Some(def) = self.ours.def(name) {
                     if equivalent_in(self.ours, self.ours, ours, def, &self.following) {
+                        return;
+                    }
+                }
+            }
+        }
+        if let Some(name) = &ours_name {
+            if theirs_name.is_none() {
+                if let Some(def) = self.theirs.def(name) {
+                    if equivalent_in(self.theirs, self.theirs, def, theirs, &self.following) {
                         return;
                     }
                 }
@@ -179,12 +189,12 @@ impl<'a> Comparer<'a> {
     fn compare_object(&mut self, a: &Object, b: &Object, pointer: &str) {
         for p in &a.properties {
             match b.properties.iter().find(|q| q.name == p.name) {
-                None => self.report(&format!("{pointer}/properties/{}", escape(&p.name)), Kind::Property, "defined in schema.ts, not in schema.json".into()),
+                None => self.report(&format!("{pointer}/properties/{}", escape(&p.name)), Kind::Property, format!("`{}` is defined in schema.ts, not in schema.json", p.name)),
                 Some(q) => {
                     let at = format!("{pointer}{}", q.pointer);
                     match (a.required.contains(&p.name), b.required.contains(&p.name)) {
-                        (true, false) => self.report(&at, Kind::Required, "required in schema.ts, optional in schema.json".into()),
-                        (false, true) => self.report(&at, Kind::Required, "optional in schema.ts, required in schema.json".into()),
+                        (true, false) => self.report(&at, Kind::Required, format!("`{}` is required in schema.ts, optional in schema.json", p.name)),
+                        (false, true) => self.report(&at, Kind::Required, format!("`{}` is optional in schema.ts, required in schema.json", p.name)),
                         _ => {}
                     }
                     self.compare(&p.node, &q.node, &at);
@@ -192,7 +202,7 @@ impl<'a> Comparer<'a> {
             }
         }
         for q in b.properties.iter().filter(|q| !a.properties.iter().any(|p| p.name == q.name)) {
-            self.report(&format!("{pointer}{}", q.pointer), Kind::Property, "defined in schema.json, not in schema.ts".into());
+            self.report(&format!("{pointer}{}", q.pointer), Kind::Property, format!("`{}` is defined in schema.json, not in schema.ts", q.name));
         }
         let at = format!("{pointer}/additionalProperties");
         // A bare "any object" (`object`, `{}`, `Record<string, unknown>`) may be written either way.
@@ -413,13 +423,13 @@ fn final_name(doc: &Document, node: &Node) -> Option<String> {
 }
 
 /// `allOf` of objects as one object: properties of later members refine earlier ones, required keys add up.
+/// A member that is a union of objects (`(A | B) & C`) contributes every alternative's properties, the keys all
+/// alternatives require, and each alternative's required set, as the IR merges it.
 fn merge_all_of(doc: &Document, node: Node) -> Node {
     let Node::AllOf(members) = node else { return node };
     let mut merged = Object { properties: Vec::new(), required: BTreeSet::new(), additional: Additional::Unspecified, alternatives: Vec::new() };
-    for (pointer, member) in members {
-        let Node::Object(o) = merge_all_of(doc, resolve(doc, &member).0) else {
-            return Node::AllOf(vec![(pointer, member)]);
-        };
+    for (pointer, member) in &members {
+        let Some(o) = object_of(doc, member) else { return Node::AllOf(members) };
         // Through a referenced member, the pointer continues into that definition.
         for mut p in o.properties {
             p.pointer = format!("{pointer}{}", p.pointer);
@@ -435,6 +445,37 @@ fn merge_all_of(doc: &Document, node: Node) -> Node {
         merged.alternatives.extend(o.alternatives);
     }
     Node::Object(merged)
+}
+
+/// An allOf member as an object, if it is one (or a union of them).
+fn object_of(doc: &Document, node: &Node) -> Option<Object> {
+    match merge_all_of(doc, resolve(doc, node).0) {
+        Node::Object(o) => Some(o),
+        Node::Union(alts) => {
+            let mut merged = Object { properties: Vec::new(), required: BTreeSet::new(), additional: Additional::Unspecified, alternatives: Vec::new() };
+            let mut required_in_all: Option<BTreeSet<String>> = None;
+            for (pointer, alt) in &alts {
+                let o = object_of(doc, alt)?;
+                for mut p in o.properties {
+                    if !merged.properties.iter().any(|q| q.name == p.name) {
+                        p.pointer = format!("{pointer}{}", p.pointer);
+                        merged.properties.push(p);
+                    }
+                }
+                required_in_all = Some(match required_in_all {
+                    None => o.required.clone(),
+                    Some(prev) => prev.intersection(&o.required).cloned().collect(),
+                });
+                merged.alternatives.push(o.required);
+                if o.additional != Additional::Unspecified {
+                    merged.additional = o.additional;
+                }
+            }
+            merged.required = required_in_all.unwrap_or_default();
+            Some(merged)
+        }
+        _ => None,
+    }
 }
 
 fn class_of_scalar(kind: ScalarKind) -> Class {

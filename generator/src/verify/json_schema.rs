@@ -43,7 +43,8 @@ fn struct_schema(module: &str, s: &Struct) -> Value {
     let mut required = Vec::new();
     for f in &s.fields {
         properties.insert(f.name.clone(), field_schema(module, f));
-        if !f.optional && !f.never {
+        // A lenient field is required by the schema, only read as optional.
+        if (!f.optional || f.lenient) && !f.never {
             required.push(f.name.clone());
         }
     }

@@ -21,7 +21,9 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use crate::config::Config;
+use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 use crate::ir::{ItemKind, Origin, TypeSpace};
+use crate::Input;
 pub use allowlist::Allowlist;
 use node::Document;
 
@@ -146,15 +148,11 @@ pub struct Target {
     pub flavor: Flavor,
 }
 
-/// The modules that have their own input with a `schema.json` beside it (a module that reuses an earlier
-/// module's input, such as a proposal overlay, has no official schema of its own).
+/// Every module with a pinned `schema.json` beside its input. A module made with a proposal overlay has no
+/// official schema of its own.
 pub fn targets(config: &Config) -> Vec<Target> {
-    let mut seen = BTreeSet::new();
     let mut out = Vec::new();
-    for m in &config.modules {
-        if !seen.insert(m.input.clone()) {
-            continue;
-        }
+    for m in config.modules.iter().filter(|m| m.overlay.is_none()) {
         let Some((dir, _)) = m.input.rsplit_once('/') else { continue };
         let schema_json = format!("{dir}/schema.json");
         let (name, flavor) = match dir.strip_prefix("mcp-spec/schema/") {
@@ -164,11 +162,6 @@ pub fn targets(config: &Config) -> Vec<Target> {
         out.push(Target { name, module: m.name.clone(), input: m.input.clone(), schema_json, flavor });
     }
     out
-}
-
-/// The paths (relative to the upstream folder) [`run`] reads.
-pub fn files_needed(config: &Config) -> Vec<String> {
-    targets(config).into_iter().flat_map(|t| [t.input, t.schema_json]).collect()
 }
 
 /// The comparison of one definition.
@@ -189,8 +182,8 @@ pub struct TargetReport {
 /// Compares one module's IR with its `schema.json`, definition by definition (sorted by name).
 pub fn compare_target(space: &TypeSpace, target: &Target, official: &Value) -> Result<TargetReport, String> {
     let module = space.module(&target.module).ok_or_else(|| format!("module `{}` is not in the type space", target.module))?;
-    let ours = Document::read(&json_schema::module_schema(module)).map_err(|e| format!("{}: emitted schema: {e}", target.name))?;
-    let theirs = Document::read(official).map_err(|e| format!("{}: {e}", target.schema_json))?;
+    let ours = Document::read(&json_schema::module_schema(module), false).map_err(|e| format!("{}: emitted schema: {e}", target.name))?;
+    let theirs = Document::read(official, target.flavor == Flavor::Extension).map_err(|e| format!("{}: {e}", target.schema_json))?;
     let top_level = |key: &String| !key.contains('/');
     let mut definitions = Vec::new();
     for name in theirs.defs.keys().filter(|k| top_level(k)) {
@@ -222,40 +215,35 @@ pub fn compare_target(space: &TypeSpace, target: &Target, official: &Value) -> R
     Ok(TargetReport { target: target.clone(), definitions })
 }
 
-/// Builds the type space of the verified modules only (their own inputs, as parsed from `read`).
-pub fn type_space(config_text: &str, read: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<TypeSpace, String> {
-    let config = verified_config(config_text)?;
+/// Parses every configured module (applying proposal overlays) and resolves them: the first half of
+/// [`crate::generate`], for tools that read the IR instead of emitting Rust.
+pub fn type_space(inputs: &[Input], config: &Config) -> Result<TypeSpace, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let parse = |path: &str, diags: &mut Diagnostics| match inputs.iter().find(|i| i.path == path) {
+        Some(input) => crate::parse::parse_file(&input.path, &input.source).map_err(|d| diags.0.extend(d.0)).ok(),
+        None => {
+            diags.push(Diagnostic::new(&Location { file: path.to_string(), ..Location::default() }, "this input was not provided"));
+            None
+        }
+    };
     let mut files = Vec::new();
     for m in &config.modules {
-        let source = read(&m.input)?;
-        files.push(crate::parse::parse_file(&m.input, &source).map_err(|d| d.to_string())?);
-    }
-    crate::resolve::resolve(&files, &config).map_err(|d| d.to_string())
-}
-
-/// The configuration without the modules that are not verified, and without the special cases scoped to
-/// those modules only (an entry's `modules = [...]`; an empty list means every module, so such entries go).
-pub fn verified_config(config_text: &str) -> Result<Config, String> {
-    let keep: BTreeSet<String> = targets(&Config::from_toml(config_text)?).into_iter().map(|t| t.module).collect();
-    let mut doc: toml::Table = config_text.parse().map_err(|e| format!("schema/codegen.toml: {e}"))?;
-    for (_, value) in doc.iter_mut() {
-        let toml::Value::Array(entries) = value else { continue };
-        entries.retain_mut(|entry| {
-            let Some(table) = entry.as_table_mut() else { return true };
-            if let Some(toml::Value::String(name)) = table.get("name") {
-                if table.contains_key("input") {
-                    return keep.contains(name);
+        let Some(base) = parse(&m.input, &mut diags) else { continue };
+        match &m.overlay {
+            None => files.push(base),
+            Some(path) => {
+                let Some(overlay) = parse(path, &mut diags) else { continue };
+                match crate::overlay::apply(&base, &overlay) {
+                    Ok(f) => files.push(f),
+                    Err(d) => diags.0.extend(d.0),
                 }
             }
-            let Some(toml::Value::Array(modules)) = table.get_mut("modules") else { return true };
-            if modules.is_empty() {
-                return true;
-            }
-            modules.retain(|m| m.as_str().is_some_and(|m| keep.contains(m)));
-            !modules.is_empty()
-        });
+        }
     }
-    Config::from_toml(&toml::to_string(&doc).map_err(|e| e.to_string())?)
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    crate::resolve::resolve(&files, config)
 }
 
 /// A difference with the allowlist entry that covers it, if any.
@@ -332,8 +320,9 @@ impl Verdict {
         self.counts().1 == 0 && self.stale.is_empty()
     }
 
-    /// The command's output: a line per target, then every failure and stale entry, then the counts.
-    pub fn render(&self) -> String {
+    /// The command's output: a line per target, then every failure and stale entry (with `verbose`, every
+    /// allowed difference too), then the counts.
+    pub fn render(&self, verbose: bool) -> String {
         let mut out = String::new();
         for r in &self.reports {
             let name = &r.target.name;
@@ -354,10 +343,14 @@ impl Verdict {
             }
             out.push('\n');
         }
-        for j in self.judged.iter().filter(|j| j.allowed_by.is_none()) {
+        for j in self.judged.iter().filter(|j| verbose || j.allowed_by.is_none()) {
             let d = &j.difference;
             let pointer = if d.pointer.is_empty() { "\"\"" } else { &d.pointer };
-            let _ = writeln!(out, "FAIL {} {} {pointer} [{}]: {}", j.target, d.definition, d.kind.as_str(), d.detail);
+            let status = match j.allowed_by {
+                None => "FAIL".to_string(),
+                Some(i) => format!("allowed by entry {}:", i + 1),
+            };
+            let _ = writeln!(out, "{status} {} {} {pointer} [{}]: {}", j.target, d.definition, d.kind.as_str(), d.detail);
         }
         for (i, where_) in &self.stale {
             let _ = writeln!(out, "STALE {} entry {} ({}): matches nothing in {where_}", allowlist::PATH, i + 1, self.allowlist.entries[*i].describe());
@@ -372,15 +365,14 @@ impl Verdict {
     }
 }
 
-/// Verifies every target: `read` returns a file's text by its path relative to the upstream folder.
-/// `config_text` is `schema/codegen.toml`.
-pub fn run(config_text: &str, allowlist: Allowlist, read: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<Verdict, String> {
-    let space = type_space(config_text, read)?;
+/// Verifies every target of `config` in `space`; `read` returns a file's text by its path relative to the
+/// upstream folder (each target's `schema.json`).
+pub fn run(space: &TypeSpace, config: &Config, allowlist: Allowlist, read: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<Verdict, String> {
     let mut reports = Vec::new();
-    for target in targets(&Config::from_toml(config_text)?) {
+    for target in targets(config) {
         let text = read(&target.schema_json)?;
         let official: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", target.schema_json))?;
-        reports.push(compare_target(&space, &target, &official)?);
+        reports.push(compare_target(space, &target, &official)?);
     }
     Ok(Verdict::new(reports, allowlist))
 }

@@ -107,7 +107,8 @@ pub struct Document {
 
 impl Document {
     /// Reads `definitions` (draft-07) or `$defs` (2020-12), and each definition's own `$defs`.
-    pub fn read(schema: &Value) -> Result<Document, String> {
+    /// `zod`: the document was made from Zod schemas, where `{}` in a union stands for `undefined`.
+    pub fn read(schema: &Value, zod: bool) -> Result<Document, String> {
         let defs = schema
             .get("$defs")
             .or_else(|| schema.get("definitions"))
@@ -116,7 +117,7 @@ impl Document {
         let mut doc = Document::default();
         for (name, def) in defs {
             let nested: BTreeSet<String> = def.get("$defs").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
-            let reader = Reader { scope: name, nested: &nested };
+            let reader = Reader { scope: name, nested: &nested, zod };
             doc.defs.insert(name.clone(), reader.node(def));
             if let Some(own) = def.get("$defs").and_then(Value::as_object) {
                 for (inner, v) in own {
@@ -146,6 +147,7 @@ struct Reader<'a> {
     scope: &'a str,
     /// Names in that definition's own `$defs`, which its `#/$defs/...` references mean first.
     nested: &'a BTreeSet<String>,
+    zod: bool,
 }
 
 impl Reader<'_> {
@@ -176,7 +178,8 @@ impl Reader<'_> {
                 }
                 return node;
             }
-            let alts = members.iter().enumerate().map(|(i, m)| (format!("/{keyword}/{i}"), self.node(m))).collect();
+            let undefined = |m: &Value| self.zod && m.as_object().is_some_and(Map::is_empty);
+            let alts = members.iter().enumerate().filter(|(_, m)| !undefined(m)).map(|(i, m)| (format!("/{keyword}/{i}"), self.node(m))).collect();
             return simplify_union(alts);
         }
         match map.get("type") {

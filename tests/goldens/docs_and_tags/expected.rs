@@ -303,6 +303,7 @@ pub const TYPES: &[(&str, &str)] = &[
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[];
+#[cfg(feature = "dynamic")]
 /// Reads `json` as the type named `type_name` and writes it back.
 ///
 /// Returns `None` for a name this module does not have; otherwise the
@@ -330,6 +331,7 @@ pub fn roundtrip_json(
         },
     )
 }
+#[cfg(feature = "dynamic")]
 /// Like [`roundtrip_json`], from an already parsed value.
 pub fn roundtrip_value(
     type_name: &str,
@@ -353,6 +355,7 @@ pub fn roundtrip_value(
         },
     )
 }
+#[cfg(feature = "dynamic")]
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
 pub fn validate_json_as(
     type_name: &str,
