@@ -1,6 +1,7 @@
 //! Project tasks: `cargo xtask <command>`. The only place that writes files.
 
 mod codegen;
+mod schema_tools;
 mod sync;
 
 use std::path::{Path, PathBuf};
@@ -12,6 +13,9 @@ commands:
   codegen [--check]        sync the pinned inputs, then regenerate generated/ (--check: fail if it is stale)
   schema sync              fill upstream/ from $MCP_SCHEMA_MIRROR or the network, verifying sha256 pins
   schema pin --from DIR    rewrite schema/pins.toml from a mirror folder (review the diff)
+  schema verify [--verbose]
+                           compare the IR of each version with its pinned schema.json (allowlist:
+                           schema/verify-allowlist.toml; --verbose also lists the allowed differences)
   test                     schema sync, codegen --check, then every test of the workspace";
 
 fn main() -> ExitCode {
@@ -22,6 +26,8 @@ fn main() -> ExitCode {
         ["codegen"] => codegen::run(&root, false),
         ["codegen", "--check"] => codegen::run(&root, true),
         ["schema", "sync"] => schema_sync(&root),
+        ["schema", "verify"] => schema_tools::verify(&root, false),
+        ["schema", "verify", "--verbose"] => schema_tools::verify(&root, true),
         ["schema", "pin", "--from", dir] => sync::pin_from(&root, Path::new(dir)).map(|n| println!("schema pin: {n} files pinned in {}", sync::PINS_FILE)).map_err(|e| e.to_string()),
         ["test"] => test(&root),
         ["help" | "--help" | "-h"] => {
