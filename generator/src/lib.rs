@@ -15,6 +15,7 @@ pub mod overlay;
 pub mod resolve;
 pub mod emit;
 pub mod verify;
+pub mod diff;
 
 pub use config::Config;
 pub use diagnostics::{Diagnostic, Diagnostics, Location};

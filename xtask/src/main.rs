@@ -16,6 +16,8 @@ commands:
   schema verify [--verbose]
                            compare the IR of each version with its pinned schema.json (allowlist:
                            schema/verify-allowlist.toml; --verbose also lists the allowed differences)
+  schema diff A B [--json] what changed from A to B (versions like 2025-11-25, or module names): types,
+                           fields, methods, error codes, constants, deprecations
   test                     schema sync, codegen --check, then every test of the workspace";
 
 fn main() -> ExitCode {
@@ -28,6 +30,8 @@ fn main() -> ExitCode {
         ["schema", "sync"] => schema_sync(&root),
         ["schema", "verify"] => schema_tools::verify(&root, false),
         ["schema", "verify", "--verbose"] => schema_tools::verify(&root, true),
+        ["schema", "diff", a, b] => schema_tools::diff(&root, a, b, false),
+        ["schema", "diff", a, b, "--json"] | ["schema", "diff", "--json", a, b] => schema_tools::diff(&root, a, b, true),
         ["schema", "pin", "--from", dir] => sync::pin_from(&root, Path::new(dir)).map(|n| println!("schema pin: {n} files pinned in {}", sync::PINS_FILE)).map_err(|e| e.to_string()),
         ["test"] => test(&root),
         ["help" | "--help" | "-h"] => {

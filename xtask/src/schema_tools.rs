@@ -12,7 +12,8 @@ const CONFIG: &str = "schema/codegen.toml";
 
 /// The configuration and the type space of every module, from the synced inputs (and the repository's overlays).
 fn load(root: &Path) -> Result<(Config, TypeSpace), String> {
-    crate::schema_sync(root)?;
+    // The sync report goes to stderr: stdout is the command's output (`--json` is for machines).
+    eprintln!("{}", crate::sync::sync(root).map_err(|e| e.to_string())?);
     let config = Config::from_toml(&fs::read_to_string(root.join(CONFIG)).map_err(|e| format!("{CONFIG}: {e}"))?)?;
     let mut inputs: Vec<Input> = Vec::new();
     for m in &config.modules {
@@ -44,4 +45,23 @@ pub fn verify(root: &Path, verbose: bool) -> Result<(), String> {
     } else {
         Err("schema verify: differences not on the allowlist, or stale entries (see above)".into())
     }
+}
+
+/// `a` and `b` are versions (`2025-11-25`, `draft`) or module names (`v2025_11_25`, `resource_metadata`).
+pub fn diff(root: &Path, a: &str, b: &str, json: bool) -> Result<(), String> {
+    let (config, space) = load(root)?;
+    let find = |name: &str| {
+        generator::diff::find_module(&space, &config, name).ok_or_else(|| {
+            let known: Vec<&str> = config.modules.iter().map(|m| m.name.as_str()).collect();
+            format!("schema diff: no module or version `{name}` (modules: {})", known.join(", "))
+        })
+    };
+    let (from, to) = (find(a)?, find(b)?);
+    let diff = generator::diff::diff(from, to);
+    if json {
+        print!("{}", generator::diff::render::json(&diff));
+    } else {
+        print!("{}", generator::diff::render::text(&diff, a, b));
+    }
+    Ok(())
 }
