@@ -336,7 +336,8 @@ impl Verdict {
             if r.target.flavor == Flavor::Extension {
                 let _ = write!(
                     out,
-                    "\n  not compared: {} core types schema.json writes inline ({}); only the extension's own definitions are checked",
+                    "\n  an extension's schema.json (made from Zod): only its own definitions are compared, `{{}}` in a union is read as \
+                     `undefined`; not compared: the {} core types it writes inline ({})",
                     skipped.len(),
                     skipped.iter().map(|t| t.rsplit("::").next().unwrap_or(t)).collect::<Vec<_>>().join(", ")
                 );
