@@ -3870,9 +3870,9 @@ impl __v::Validate for McpUiSizeChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSizeChangedNotificationParams {
     /// New width in pixels.
-    pub width: Option<i64>,
+    pub width: Option<serde_json::Number>,
     /// New height in pixels.
-    pub height: Option<i64>,
+    pub height: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -3880,8 +3880,8 @@ pub struct McpUiSizeChangedNotificationParams {
 /// Reads and writes `McpUiSizeChangedNotificationParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiSizeChangedNotificationParamsBuilder {
-    width: Option<i64>,
-    height: Option<i64>,
+    width: Option<serde_json::Number>,
+    height: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiSizeChangedNotificationParamsBuilder {
@@ -3947,8 +3947,8 @@ impl __p::Shape for McpUiSizeChangedNotificationParams {
             v,
             &[],
             &[
-                ("width", <i64 as __p::Shape>::fits as __p::Fit),
-                ("height", <i64 as __p::Shape>::fits as __p::Fit),
+                ("width", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("height", <serde_json::Number as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
@@ -3965,7 +3965,7 @@ impl __v::Validate for McpUiSizeChangedNotificationParams {
             cx.key(
                 "width",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }
@@ -3973,7 +3973,7 @@ impl __v::Validate for McpUiSizeChangedNotificationParams {
             cx.key(
                 "height",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }
@@ -5398,13 +5398,13 @@ impl __v::Validate for McpUiHostContextToolInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiHostContextContainerDimensions {
     /// Fixed container height in pixels.
-    pub height: Option<i64>,
+    pub height: Option<serde_json::Number>,
     /// Maximum container height in pixels.
-    pub max_height: Option<i64>,
+    pub max_height: Option<serde_json::Number>,
     /// Fixed container width in pixels.
-    pub width: Option<i64>,
+    pub width: Option<serde_json::Number>,
     /// Maximum container width in pixels.
-    pub max_width: Option<i64>,
+    pub max_width: Option<serde_json::Number>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5412,10 +5412,10 @@ pub struct McpUiHostContextContainerDimensions {
 /// Reads and writes `McpUiHostContextContainerDimensions` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostContextContainerDimensionsBuilder {
-    height: Option<i64>,
-    max_height: Option<i64>,
-    width: Option<i64>,
-    max_width: Option<i64>,
+    height: Option<serde_json::Number>,
+    max_height: Option<serde_json::Number>,
+    width: Option<serde_json::Number>,
+    max_width: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostContextContainerDimensionsBuilder {
@@ -5491,10 +5491,10 @@ impl __p::Shape for McpUiHostContextContainerDimensions {
             v,
             &[],
             &[
-                ("height", <i64 as __p::Shape>::fits as __p::Fit),
-                ("maxHeight", <i64 as __p::Shape>::fits as __p::Fit),
-                ("width", <i64 as __p::Shape>::fits as __p::Fit),
-                ("maxWidth", <i64 as __p::Shape>::fits as __p::Fit),
+                ("height", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("maxHeight", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("width", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("maxWidth", <serde_json::Number as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
@@ -5513,7 +5513,7 @@ impl __v::Validate for McpUiHostContextContainerDimensions {
             cx.key(
                 "height",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }
@@ -5521,7 +5521,7 @@ impl __v::Validate for McpUiHostContextContainerDimensions {
             cx.key(
                 "maxHeight",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }
@@ -5529,7 +5529,7 @@ impl __v::Validate for McpUiHostContextContainerDimensions {
             cx.key(
                 "width",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }
@@ -5537,7 +5537,7 @@ impl __v::Validate for McpUiHostContextContainerDimensions {
             cx.key(
                 "maxWidth",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }
@@ -5760,16 +5760,16 @@ impl __v::Validate for McpUiHostContextDeviceCapabilities {
     }
 }
 /// The inline type of [`McpUiHostContext`]`.safeAreaInsets`.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct McpUiHostContextSafeAreaInsets {
     /// Top safe area inset in pixels.
-    pub top: i64,
+    pub top: serde_json::Number,
     /// Right safe area inset in pixels.
-    pub right: i64,
+    pub right: serde_json::Number,
     /// Bottom safe area inset in pixels.
-    pub bottom: i64,
+    pub bottom: serde_json::Number,
     /// Left safe area inset in pixels.
-    pub left: i64,
+    pub left: serde_json::Number,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -5777,10 +5777,10 @@ pub struct McpUiHostContextSafeAreaInsets {
 /// Reads and writes `McpUiHostContextSafeAreaInsets` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __McpUiHostContextSafeAreaInsetsBuilder {
-    top: Option<i64>,
-    right: Option<i64>,
-    bottom: Option<i64>,
-    left: Option<i64>,
+    top: Option<serde_json::Number>,
+    right: Option<serde_json::Number>,
+    bottom: Option<serde_json::Number>,
+    left: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __McpUiHostContextSafeAreaInsetsBuilder {
@@ -5848,10 +5848,10 @@ impl __p::Shape for McpUiHostContextSafeAreaInsets {
             v,
             &["top", "right", "bottom", "left"],
             &[
-                ("top", <i64 as __p::Shape>::fits as __p::Fit),
-                ("right", <i64 as __p::Shape>::fits as __p::Fit),
-                ("bottom", <i64 as __p::Shape>::fits as __p::Fit),
-                ("left", <i64 as __p::Shape>::fits as __p::Fit),
+                ("top", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("right", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("bottom", <serde_json::Number as __p::Shape>::fits as __p::Fit),
+                ("left", <serde_json::Number as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
@@ -5872,7 +5872,7 @@ impl __v::Validate for McpUiHostContextSafeAreaInsets {
             cx.key(
                 "top",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }
@@ -5880,7 +5880,7 @@ impl __v::Validate for McpUiHostContextSafeAreaInsets {
             cx.key(
                 "right",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }
@@ -5888,7 +5888,7 @@ impl __v::Validate for McpUiHostContextSafeAreaInsets {
             cx.key(
                 "bottom",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }
@@ -5896,7 +5896,7 @@ impl __v::Validate for McpUiHostContextSafeAreaInsets {
             cx.key(
                 "left",
                 |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
+                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
                 },
             );
         }

@@ -1,11 +1,17 @@
+//! Prints the resolved IR of every module, one line per item: `cargo run -p mcp-schema-generator --example ir_dump -- upstream`.
+
 fn main() {
     let up = std::env::args().nth(1).unwrap();
     let config = generator::config::Config::from_toml(&std::fs::read_to_string("schema/codegen.toml").unwrap()).unwrap();
-    let files: Vec<_> = config.modules.iter().map(|m| {
-        let src = std::fs::read_to_string(format!("{up}/{}", m.input)).unwrap();
-        generator::parse::parse_file(&m.input, &src).unwrap()
-    }).collect();
-    match generator::resolve::resolve(&files, &config) {
+    // Upstream inputs from the synced folder; overlays from the repository.
+    let mut inputs = Vec::new();
+    for m in &config.modules {
+        inputs.push(generator::Input { path: m.input.clone(), source: std::fs::read_to_string(format!("{up}/{}", m.input)).unwrap() });
+        if let Some(o) = &m.overlay {
+            inputs.push(generator::Input { path: o.clone(), source: std::fs::read_to_string(o).unwrap() });
+        }
+    }
+    match generator::type_space(&inputs, &config) {
         Ok(space) => for m in &space.modules {
             println!("== {} ({} items, {} requests, {} notifications)", m.name, m.items.len(), m.requests.len(), m.notifications.len());
             for i in &m.items {

@@ -82,12 +82,24 @@ pub struct ModuleConfig {
     /// How messages name this schema, e.g. `2025-11-25` or `MCP Apps`; the module name if unset.
     #[serde(default)]
     pub label: Option<String>,
+    /// What an untagged TypeScript `number` means: `integer` (the spec's schemas, whose JSON Schema is made with
+    /// `--defaultNumberType integer`) or `number`.
+    #[serde(default)]
+    pub untagged_number: UntaggedNumber,
     /// A proposal overlay (path from the repository root) applied to `input`.
     #[serde(default)]
     pub overlay: Option<String>,
     /// Bare-module imports (`from "pkg"`) mapped to a generated module.
     #[serde(default)]
     pub imports: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Default, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum UntaggedNumber {
+    #[default]
+    Integer,
+    Number,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -28,8 +28,10 @@ pub struct Input {
     pub source: String,
 }
 
-/// Runs the whole pipeline. `inputs` must hold the file of every configured module.
-pub fn generate(inputs: &[Input], config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
+/// Parses the inputs, applies overlays and resolves everything: the type space
+/// the emitters (and `verify`, `diff`) read. `inputs` must hold the file of every
+/// configured module and overlay.
+pub fn type_space(inputs: &[Input], config: &Config) -> Result<ir::TypeSpace, Diagnostics> {
     let mut diags = Diagnostics::default();
     let mut files = Vec::new();
     let read = |path: &str, diags: &mut Diagnostics| -> Option<parse::File> {
@@ -57,6 +59,11 @@ pub fn generate(inputs: &[Input], config: &Config) -> Result<Vec<GeneratedFile>,
     if !diags.is_empty() {
         return Err(diags);
     }
-    let space = resolve::resolve(&files, config)?;
+    resolve::resolve(&files, config)
+}
+
+/// Runs the whole pipeline.
+pub fn generate(inputs: &[Input], config: &Config) -> Result<Vec<GeneratedFile>, Diagnostics> {
+    let space = type_space(inputs, config)?;
     Ok(emit::emit(&space, config))
 }

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use heck::ToUpperCamelCase;
 
-use crate::config::{Config, ModuleConfig};
+use crate::config::{Config, ModuleConfig, UntaggedNumber};
 use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 use crate::ir::*;
 use crate::parse::{ConstValue, Decl, DeclKind, Doc, File, Keyword, Literal, Member, ObjectType, TypeExpr, TypeKind};
@@ -550,7 +550,7 @@ impl<'a> Lowerer<'a> {
         match &t.kind {
             TypeKind::Keyword(k) => match k {
                 Keyword::String => Some(Ty::String),
-                Keyword::Number if float => Some(Ty::Number),
+                Keyword::Number if float || self.module.untagged_number == UntaggedNumber::Number => Some(Ty::Number),
                 Keyword::Number => Some(Ty::Integer),
                 Keyword::Boolean => Some(Ty::Boolean),
                 Keyword::Null => Some(Ty::Null),

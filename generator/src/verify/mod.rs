@@ -21,9 +21,9 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use crate::config::Config;
-use crate::diagnostics::{Diagnostic, Diagnostics, Location};
+
 use crate::ir::{ItemKind, Origin, TypeSpace};
-use crate::Input;
+
 pub use allowlist::Allowlist;
 use node::Document;
 
@@ -215,36 +215,7 @@ pub fn compare_target(space: &TypeSpace, target: &Target, official: &Value) -> R
     Ok(TargetReport { target: target.clone(), definitions })
 }
 
-/// Parses every configured module (applying proposal overlays) and resolves them: the first half of
-/// [`crate::generate`], for tools that read the IR instead of emitting Rust.
-pub fn type_space(inputs: &[Input], config: &Config) -> Result<TypeSpace, Diagnostics> {
-    let mut diags = Diagnostics::default();
-    let parse = |path: &str, diags: &mut Diagnostics| match inputs.iter().find(|i| i.path == path) {
-        Some(input) => crate::parse::parse_file(&input.path, &input.source).map_err(|d| diags.0.extend(d.0)).ok(),
-        None => {
-            diags.push(Diagnostic::new(&Location { file: path.to_string(), ..Location::default() }, "this input was not provided"));
-            None
-        }
-    };
-    let mut files = Vec::new();
-    for m in &config.modules {
-        let Some(base) = parse(&m.input, &mut diags) else { continue };
-        match &m.overlay {
-            None => files.push(base),
-            Some(path) => {
-                let Some(overlay) = parse(path, &mut diags) else { continue };
-                match crate::overlay::apply(&base, &overlay) {
-                    Ok(f) => files.push(f),
-                    Err(d) => diags.0.extend(d.0),
-                }
-            }
-        }
-    }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    crate::resolve::resolve(&files, config)
-}
+pub use crate::type_space;
 
 /// A difference with the allowlist entry that covers it, if any.
 #[derive(Debug, Clone)]
