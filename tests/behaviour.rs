@@ -201,3 +201,33 @@ fn absent_result_type_reads_as_complete_but_validates_as_required() {
     let (r, _) = round_trip::<v6::CallToolResultResponseResult>(r#"{"resultType":"input_required"}"#);
     assert_eq!(r.schema_name(), "InputRequiredResult");
 }
+
+#[test]
+fn ergonomic_helpers() {
+    use mcp_schema::runtime::meta::{self, MetaExt};
+    use mcp_schema::runtime::{read_response, JsonConvert, Response};
+    use mcp_schema::validate::apps;
+    // `latest` is the newest released version.
+    let _: mcp_schema::latest::Tool = mcp_schema::v2026_07_28::Tool::default();
+    // Value conversions.
+    let tool = v6::Tool::from_json(json!({"name": "t", "inputSchema": {"type": "object"}})).unwrap();
+    assert_eq!(tool.to_json().unwrap()["name"], "t");
+    // Reading a response given its request.
+    let ok = r#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[]}}"#;
+    let Response::Result { id, result } = read_response::<v6::CallToolRequest>(ok).unwrap() else { panic!() };
+    assert_eq!((id, result.schema_name()), (json!(7), "CallToolResult"));
+    let err = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"bad"}}"#;
+    assert!(matches!(read_response::<v6::CallToolRequest>(err).unwrap(), Response::Error { error, .. } if error.code == -32602));
+    // Typed `_meta` access on an open map.
+    let mut m = mcp_schema::runtime::JsonObject::new();
+    m.set_as(meta::PROTOCOL_VERSION, &"2025-11-25").unwrap();
+    m.insert("com.example/x".into(), json!(1));
+    assert_eq!(m.protocol_version(), Some("2025-11-25"));
+    // MCP Apps: a tool's UI metadata and a client's capability.
+    let t: v4::Tool = serde_json::from_value(json!({"name": "t", "inputSchema": {"type": "object"}, "_meta": {"ui": {"resourceUri": "ui://a/b", "visibility": ["app"]}}})).unwrap();
+    let ui = apps::tool_ui(t.meta.as_ref()).unwrap().unwrap();
+    assert_eq!(ui.resource_uri.as_deref(), Some("ui://a/b"));
+    let caps: v4::ClientCapabilities = serde_json::from_value(json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}})).unwrap();
+    assert!(apps::client_supports_apps(&caps));
+    assert!(!apps::client_supports_apps(&v4::ClientCapabilities::default()));
+}

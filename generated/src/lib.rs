@@ -29,3 +29,9 @@ pub mod resource_metadata;
 #[cfg(feature = "apps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "apps")))]
 pub mod apps;
+/// The newest released protocol version: [`v2026_07_28`].
+#[cfg(feature = "v2026-07-28")]
+#[cfg_attr(docsrs, doc(cfg(feature = "v2026-07-28")))]
+pub mod latest {
+    pub use crate::v2026_07_28::*;
+}

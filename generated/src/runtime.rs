@@ -28,6 +28,109 @@ pub trait SchemaType {
     fn schema_name(&self) -> &'static str;
 }
 
+/// Conversions between any generated type and [`serde_json::Value`].
+pub trait JsonConvert: Serialize + DeserializeOwned {
+    fn to_json(&self) -> Result<Value, serde_json::Error> {
+        serde_json::to_value(self)
+    }
+
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        serde_json::from_value(value)
+    }
+
+    /// Reads from a borrowed value, without cloning it first.
+    fn from_json_ref(value: &Value) -> Result<Self, serde_json::Error> {
+        Self::deserialize(value)
+    }
+}
+
+impl<T: Serialize + DeserializeOwned + SchemaType> JsonConvert for T {}
+
+/// A JSON-RPC error object, as every version defines it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+/// A response, read for the request it answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Response<T> {
+    Result { id: Value, result: T },
+    Error { id: Option<Value>, error: RpcError },
+}
+
+/// Reads a JSON-RPC response to a request of type `R`: its `result` as `R::Result`, or its `error`.
+///
+/// ```
+/// # #[cfg(feature = "v2026-07-28")] {
+/// use mcp_schema::runtime::{read_response, Response};
+/// use mcp_schema::v2026_07_28::ListToolsRequest;
+/// let json = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[]}}"#;
+/// let Response::Result { result, .. } = read_response::<ListToolsRequest>(json).unwrap() else { panic!() };
+/// assert!(result.tools.is_empty());
+/// # }
+/// ```
+pub fn read_response<R: RequestMethod>(json: &str) -> Result<Response<R::Result>, serde_json::Error> {
+    use serde::de::Error as _;
+    let mut v: Value = serde_json::from_str(json)?;
+    let o = v.as_object_mut().ok_or_else(|| serde_json::Error::custom("a response must be an object"))?;
+    let id = o.remove("id");
+    match (o.remove("result"), o.remove("error")) {
+        (Some(result), None) => Ok(Response::Result { id: id.unwrap_or(Value::Null), result: serde_json::from_value(result)? }),
+        (None, Some(error)) => Ok(Response::Error { id, error: serde_json::from_value(error)? }),
+        (Some(_), Some(_)) => Err(serde_json::Error::custom("a response must not set both `result` and `error`")),
+        (None, None) => Err(serde_json::Error::custom("a response must set `result` or `error`")),
+    }
+}
+
+/// Keys the spec defines inside `_meta`, and typed access to them on any `_meta` map.
+pub mod meta {
+    use super::*;
+
+    pub const PROGRESS_TOKEN: &str = "progressToken";
+    pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+    pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+    /// MCP Apps' UI metadata on tools and resources.
+    pub const UI: &str = "ui";
+
+    /// Typed reads and writes of `_meta` keys; the map stays open to any other key.
+    pub trait MetaExt {
+        /// The value under `key` read as `T`; `None` when absent.
+        fn get_as<T: DeserializeOwned>(&self, key: &str) -> Option<Result<T, serde_json::Error>>;
+        /// Writes `value` under `key`.
+        fn set_as<T: Serialize>(&mut self, key: &str, value: &T) -> Result<(), serde_json::Error>;
+
+        fn progress_token(&self) -> Option<&Value>;
+        fn protocol_version(&self) -> Option<&str>;
+    }
+
+    impl MetaExt for JsonObject {
+        fn get_as<T: DeserializeOwned>(&self, key: &str) -> Option<Result<T, serde_json::Error>> {
+            self.get(key).map(T::deserialize)
+        }
+
+        fn set_as<T: Serialize>(&mut self, key: &str, value: &T) -> Result<(), serde_json::Error> {
+            self.insert(key.to_string(), serde_json::to_value(value)?);
+            Ok(())
+        }
+
+        fn progress_token(&self) -> Option<&Value> {
+            self.get(PROGRESS_TOKEN)
+        }
+
+        fn protocol_version(&self) -> Option<&str> {
+            self.get(PROTOCOL_VERSION).and_then(Value::as_str)
+        }
+    }
+}
+
 /// `T | null` in the schema: `null` is a value of its own, distinct from an absent field.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Nullable<T> {

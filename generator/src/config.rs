@@ -7,6 +7,9 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
+    /// The module `latest` re-exports: the newest released protocol version.
+    #[serde(default)]
+    pub latest: Option<String>,
     /// Inputs in generation order; a module may only import from modules listed before it.
     #[serde(rename = "module")]
     pub modules: Vec<ModuleConfig>,

@@ -134,6 +134,28 @@ pub fn origin(s: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A tool's or resource's `_meta.ui`, typed; `None` when absent.
+pub fn tool_ui(meta: Option<&JsonObject>) -> Option<Result<McpUiToolMeta, serde_json::Error>> {
+    meta?.get(META_KEY).map(|v| serde_json::from_value(v.clone()))
+}
+
+/// A resource's `_meta.ui`, typed; `None` when absent.
+pub fn resource_ui(meta: Option<&JsonObject>) -> Option<Result<McpUiResourceMeta, serde_json::Error>> {
+    meta?.get(META_KEY).map(|v| serde_json::from_value(v.clone()))
+}
+
+/// The MCP Apps entry of a client's capabilities (`extensions["io.modelcontextprotocol/ui"]`), for any
+/// version's `ClientCapabilities` (2025-11-25 keeps `extensions` among the unknown keys).
+pub fn client_ui_capability<C: serde::Serialize>(capabilities: &C) -> Option<Result<crate::apps::McpUiClientCapabilities, serde_json::Error>> {
+    let v = serde_json::to_value(capabilities).ok()?;
+    v.get("extensions")?.get(EXTENSION_ID).map(|e| serde_json::from_value(e.clone()))
+}
+
+/// Whether a client can render MCP Apps HTML resources.
+pub fn client_supports_apps<C: serde::Serialize>(capabilities: &C) -> bool {
+    matches!(client_ui_capability(capabilities), Some(Ok(c)) if c.mime_types.iter().flatten().any(|m| is_app_mime(m)))
+}
+
 /// Who may see and call a tool, from its `_meta.ui.visibility` (default: both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Visibility {

@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use crate::config::Config;
 use crate::ir::TypeSpace;
 
-pub fn lib_rs(space: &TypeSpace) -> TokenStream {
+pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
     let mods = space.modules.iter().map(|m| {
         let name = format_ident!("{}", m.name);
         let feature = &m.feature;
@@ -14,6 +14,19 @@ pub fn lib_rs(space: &TypeSpace) -> TokenStream {
             #[cfg(feature = #feature)]
             #[cfg_attr(docsrs, doc(cfg(feature = #feature)))]
             pub mod #name;
+        }
+    });
+    let latest = config.latest.as_ref().and_then(|l| space.module(l)).map(|m| {
+        let name = format_ident!("{}", m.name);
+        let feature = &m.feature;
+        let doc = format!(" The newest released protocol version: [`{}`].", m.name);
+        quote! {
+            #[doc = #doc]
+            #[cfg(feature = #feature)]
+            #[cfg_attr(docsrs, doc(cfg(feature = #feature)))]
+            pub mod latest {
+                pub use crate::#name::*;
+            }
         }
     });
     quote! {
@@ -24,6 +37,7 @@ pub fn lib_rs(space: &TypeSpace) -> TokenStream {
         pub mod runtime;
         pub mod validate;
         #(#mods)*
+        #latest
     }
 }
 

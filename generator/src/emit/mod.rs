@@ -24,7 +24,7 @@ pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
         let tokens = items::module(space, config, m);
         files.push(GeneratedFile { path: format!("src/{}.rs", m.name), contents: format_rust(&format!("from `{}`", m.source), tokens) });
     }
-    files.push(GeneratedFile { path: "src/lib.rs".into(), contents: format_rust("from schema/codegen.toml", manifest::lib_rs(space)) });
+    files.push(GeneratedFile { path: "src/lib.rs".into(), contents: format_rust("from schema/codegen.toml", manifest::lib_rs(space, config)) });
     files.push(GeneratedFile { path: "Cargo.toml".into(), contents: manifest::cargo_toml(space, config) });
     files
 }
