@@ -2,6 +2,7 @@
 
 mod codegen;
 mod schema_tools;
+mod outdated;
 mod sync;
 
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ commands:
   codegen [--check]        sync the pinned inputs, then regenerate generated/ (--check: fail if it is stale)
   schema sync              fill upstream/ from $MCP_SCHEMA_MIRROR or the network, verifying sha256 pins
   schema pin --from DIR    rewrite schema/pins.toml from a mirror folder (review the diff)
+  schema outdated          compare the pins with upstream (network); exit 1 when newer versions exist
   schema verify [--verbose]
                            compare the IR of each version with its pinned schema.json (allowlist:
                            schema/verify-allowlist.toml; --verbose also lists the allowed differences)
@@ -28,6 +30,7 @@ fn main() -> ExitCode {
         ["codegen"] => codegen::run(&root, false),
         ["codegen", "--check"] => codegen::run(&root, true),
         ["schema", "sync"] => schema_sync(&root),
+        ["schema", "outdated"] => outdated::run(&root),
         ["schema", "verify"] => schema_tools::verify(&root, false),
         ["schema", "verify", "--verbose"] => schema_tools::verify(&root, true),
         ["schema", "diff", a, b] => schema_tools::diff(&root, a, b, false),
