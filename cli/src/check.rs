@@ -582,12 +582,12 @@ impl Checker {
         let result_prefix = format!("{prefix}/result");
         if let Some(req) = &matched {
             if let Some(rt) = req.result {
-                let module = match req.module {
+                let typed_by = match req.module {
                     ModRef::Ext(i) => {
                         out.protocol = Some(EXTENSIONS[i].name);
-                        &EXTENSIONS[i].module
+                        self.exts.iter().find(|(e, ..)| *e == i).map(|(.., info)| info)
                     }
-                    ModRef::Version(_) => info.module,
+                    ModRef::Version(_) => Some(info),
                 };
                 if rt == "{}" {
                     // A result the schema types as an empty object literal.
@@ -597,8 +597,8 @@ impl Checker {
                     }
                     return;
                 }
-                if module.types.iter().any(|(n, _)| *n == rt) {
-                    self.check_as(module, rt, result, &result_prefix, out);
+                if let Some(typed_by) = typed_by.filter(|i| i.types.contains(rt)) {
+                    self.check_as(typed_by.module, rt, result, &result_prefix, out);
                     return;
                 }
             }
