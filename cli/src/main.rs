@@ -6,6 +6,15 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args = Vec::new();
+    for a in std::env::args_os().skip(1) {
+        match a.into_string() {
+            Ok(s) => args.push(s),
+            Err(a) => {
+                eprintln!("mcp-schema: an argument is not UTF-8: {}", a.to_string_lossy());
+                std::process::exit(2);
+            }
+        }
+    }
     std::process::exit(mcp_schema_cli::run(&args));
 }
