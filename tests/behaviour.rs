@@ -231,3 +231,25 @@ fn ergonomic_helpers() {
     assert!(apps::client_supports_apps(&caps));
     assert!(!apps::client_supports_apps(&v4::ClientCapabilities::default()));
 }
+
+#[test]
+fn constructors_and_shortcuts() {
+    // `new` takes the required fields; literals are implied; 2026-07-28 results say `resultType: complete`.
+    let block = v6::TextContent::new("hi");
+    assert_eq!(serde_json::to_value(&block).unwrap(), json!({"type": "text", "text": "hi"}));
+    let r = v6::CallToolResult::text("done");
+    assert_eq!(serde_json::to_value(&r).unwrap(), json!({"resultType": "complete", "content": [{"type": "text", "text": "done"}]}));
+    let e = v4::CallToolResult::error("no such city");
+    assert_eq!(serde_json::to_value(&e).unwrap(), json!({"content": [{"type": "text", "text": "no such city"}], "isError": true}));
+    let s = v4::CallToolResult::structured(json!({"temp": 21})).unwrap();
+    assert_eq!(s.structured_content.unwrap()["temp"], 21);
+    assert!(v4::CallToolResult::structured(json!([1])).is_err(), "2025-11-25 structured content is an object");
+    let tool = v6::Tool::with_input_schema("weather", json!({"type": "object"})).unwrap();
+    assert!(mcp_schema::validate::validate(&tool, &Default::default()).violations.is_empty());
+    let server = v6::Implementation::new("s", "1.0").with_icon(v6::Icon::with_type("https://e/i.png", "image/png")).with_website("https://e");
+    assert_eq!(serde_json::to_value(&server).unwrap()["icons"][0]["mimeType"], "image/png");
+    let meta = v6::RequestMetaObject::new("2026-07-28", v6::ClientCapabilities::default());
+    let req = v6::CallToolRequest::new(v6::CallToolRequestParams::new(meta, "weather"), v6::RequestId::Integer(1));
+    let out = serde_json::to_value(&req).unwrap();
+    assert_eq!((out["jsonrpc"].as_str(), out["method"].as_str()), (Some("2.0"), Some("tools/call")));
+}

@@ -37,7 +37,8 @@ impl McpUiTheme {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "light" => Self::Light,
             "dark" => Self::Dark,
@@ -137,7 +138,8 @@ impl McpUiDisplayMode {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "inline" => Self::Inline,
             "fullscreen" => Self::Fullscreen,
@@ -459,7 +461,8 @@ impl McpUiStyleVariableKey {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "--color-background-primary" => Self::ColorBackgroundPrimary,
             "--color-background-secondary" => Self::ColorBackgroundSecondary,
@@ -2270,6 +2273,16 @@ impl serde::Serialize for McpUiOpenLinkRequest {
         m.end()
     }
 }
+impl McpUiOpenLinkRequest {
+    /// A `McpUiOpenLinkRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiOpenLinkRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiOpenLinkRequest {
     fn schema_name(&self) -> &'static str {
         "McpUiOpenLinkRequest"
@@ -2372,6 +2385,16 @@ impl serde::Serialize for McpUiOpenLinkRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiOpenLinkRequestParams {
+    /// A `McpUiOpenLinkRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiOpenLinkRequestParams {
@@ -2579,6 +2602,16 @@ impl serde::Serialize for McpUiDownloadFileRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiDownloadFileRequest {
+    /// A `McpUiDownloadFileRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiDownloadFileRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiDownloadFileRequest {
@@ -2864,6 +2897,16 @@ impl serde::Serialize for McpUiDownloadFileRequestParams {
         m.end()
     }
 }
+impl McpUiDownloadFileRequestParams {
+    /// A `McpUiDownloadFileRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(contents: Vec<McpUiDownloadFileRequestParamsContentsItem>) -> Self {
+        Self {
+            contents,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiDownloadFileRequestParams {
     fn schema_name(&self) -> &'static str {
         "McpUiDownloadFileRequestParams"
@@ -3074,6 +3117,16 @@ impl serde::Serialize for McpUiMessageRequest {
         m.end()
     }
 }
+impl McpUiMessageRequest {
+    /// A `McpUiMessageRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiMessageRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiMessageRequest {
     fn schema_name(&self) -> &'static str {
         "McpUiMessageRequest"
@@ -3184,6 +3237,16 @@ impl serde::Serialize for McpUiMessageRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiMessageRequestParams {
+    /// A `McpUiMessageRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(content: Vec<crate::v2025_11_25::ContentBlock>) -> Self {
+        Self {
+            content,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiMessageRequestParams {
@@ -3410,6 +3473,16 @@ impl serde::Serialize for McpUiSandboxProxyReadyNotification {
         m.end()
     }
 }
+impl McpUiSandboxProxyReadyNotification {
+    /// A `McpUiSandboxProxyReadyNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: __rt::JsonObject) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiSandboxProxyReadyNotification {
     fn schema_name(&self) -> &'static str {
         "McpUiSandboxProxyReadyNotification"
@@ -3528,6 +3601,16 @@ impl serde::Serialize for McpUiSandboxResourceReadyNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiSandboxResourceReadyNotification {
+    /// A `McpUiSandboxResourceReadyNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiSandboxResourceReadyNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiSandboxResourceReadyNotification {
@@ -3674,6 +3757,19 @@ impl serde::Serialize for McpUiSandboxResourceReadyNotificationParams {
         m.end()
     }
 }
+impl McpUiSandboxResourceReadyNotificationParams {
+    /// A `McpUiSandboxResourceReadyNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(html: impl Into<String>) -> Self {
+        Self {
+            html: html.into(),
+            sandbox: None,
+            csp: None,
+            permissions: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiSandboxResourceReadyNotificationParams {
     fn schema_name(&self) -> &'static str {
         "McpUiSandboxResourceReadyNotificationParams"
@@ -3812,6 +3908,16 @@ impl serde::Serialize for McpUiSizeChangedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiSizeChangedNotification {
+    /// A `McpUiSizeChangedNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiSizeChangedNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiSizeChangedNotification {
@@ -4051,6 +4157,16 @@ impl serde::Serialize for McpUiToolInputNotification {
         m.end()
     }
 }
+impl McpUiToolInputNotification {
+    /// A `McpUiToolInputNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiToolInputNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiToolInputNotification {
     fn schema_name(&self) -> &'static str {
         "McpUiToolInputNotification"
@@ -4267,6 +4383,16 @@ impl serde::Serialize for McpUiToolInputPartialNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiToolInputPartialNotification {
+    /// A `McpUiToolInputPartialNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiToolInputPartialNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiToolInputPartialNotification {
@@ -4491,6 +4617,16 @@ impl serde::Serialize for McpUiToolResultNotification {
         m.end()
     }
 }
+impl McpUiToolResultNotification {
+    /// A `McpUiToolResultNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: crate::v2025_11_25::CallToolResult) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiToolResultNotification {
     fn schema_name(&self) -> &'static str {
         "McpUiToolResultNotification"
@@ -4615,6 +4751,16 @@ impl serde::Serialize for McpUiToolCancelledNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiToolCancelledNotification {
+    /// A `McpUiToolCancelledNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiToolCancelledNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiToolCancelledNotification {
@@ -5346,6 +5492,17 @@ impl serde::Serialize for McpUiHostContextToolInfo {
         m.end()
     }
 }
+impl McpUiHostContextToolInfo {
+    /// A `McpUiHostContextToolInfo` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(tool: crate::v2025_11_25::Tool) -> Self {
+        Self {
+            id: None,
+            tool,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiHostContextToolInfo {
     fn schema_name(&self) -> &'static str {
         "McpUiHostContextToolInfo"
@@ -5565,7 +5722,8 @@ impl McpUiHostContextPlatform {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "web" => Self::Web,
             "desktop" => Self::Desktop,
@@ -5837,6 +5995,24 @@ impl serde::Serialize for McpUiHostContextSafeAreaInsets {
         m.end()
     }
 }
+impl McpUiHostContextSafeAreaInsets {
+    /// A `McpUiHostContextSafeAreaInsets` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        top: serde_json::Number,
+        right: serde_json::Number,
+        bottom: serde_json::Number,
+        left: serde_json::Number,
+    ) -> Self {
+        Self {
+            top,
+            right,
+            bottom,
+            left,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiHostContextSafeAreaInsets {
     fn schema_name(&self) -> &'static str {
         "McpUiHostContextSafeAreaInsets"
@@ -5977,6 +6153,16 @@ impl serde::Serialize for McpUiHostContextChangedNotification {
         m.end()
     }
 }
+impl McpUiHostContextChangedNotification {
+    /// A `McpUiHostContextChangedNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiHostContext) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiHostContextChangedNotification {
     fn schema_name(&self) -> &'static str {
         "McpUiHostContextChangedNotification"
@@ -6105,6 +6291,16 @@ impl serde::Serialize for McpUiUpdateModelContextRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiUpdateModelContextRequest {
+    /// A `McpUiUpdateModelContextRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiUpdateModelContextRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiUpdateModelContextRequest {
@@ -6355,6 +6551,16 @@ impl serde::Serialize for McpUiResourceTeardownRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiResourceTeardownRequest {
+    /// A `McpUiResourceTeardownRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: __rt::JsonObject) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiResourceTeardownRequest {
@@ -7748,6 +7954,16 @@ impl serde::Serialize for McpUiInitializeRequest {
         m.end()
     }
 }
+impl McpUiInitializeRequest {
+    /// A `McpUiInitializeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiInitializeRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiInitializeRequest {
     fn schema_name(&self) -> &'static str {
         "McpUiInitializeRequest"
@@ -7874,6 +8090,22 @@ impl serde::Serialize for McpUiInitializeRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiInitializeRequestParams {
+    /// A `McpUiInitializeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        app_info: crate::v2025_11_25::Implementation,
+        app_capabilities: McpUiAppCapabilities,
+        protocol_version: impl Into<String>,
+    ) -> Self {
+        Self {
+            app_info,
+            app_capabilities,
+            protocol_version: protocol_version.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiInitializeRequestParams {
@@ -8023,6 +8255,24 @@ impl serde::Serialize for McpUiInitializeResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl McpUiInitializeResult {
+    /// A `McpUiInitializeResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl Into<String>,
+        host_info: crate::v2025_11_25::Implementation,
+        host_capabilities: McpUiHostCapabilities,
+        host_context: McpUiHostContext,
+    ) -> Self {
+        Self {
+            protocol_version: protocol_version.into(),
+            host_info,
+            host_capabilities,
+            host_context,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for McpUiInitializeResult {
@@ -8829,6 +9079,16 @@ impl serde::Serialize for McpUiRequestDisplayModeRequest {
         m.end()
     }
 }
+impl McpUiRequestDisplayModeRequest {
+    /// A `McpUiRequestDisplayModeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: McpUiRequestDisplayModeRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiRequestDisplayModeRequest {
     fn schema_name(&self) -> &'static str {
         "McpUiRequestDisplayModeRequest"
@@ -8942,6 +9202,16 @@ impl serde::Serialize for McpUiRequestDisplayModeRequestParams {
         m.end()
     }
 }
+impl McpUiRequestDisplayModeRequestParams {
+    /// A `McpUiRequestDisplayModeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(mode: McpUiDisplayMode) -> Self {
+        Self {
+            mode,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiRequestDisplayModeRequestParams {
     fn schema_name(&self) -> &'static str {
         "McpUiRequestDisplayModeRequestParams"
@@ -9038,6 +9308,16 @@ impl serde::Serialize for McpUiRequestDisplayModeResult {
         m.end()
     }
 }
+impl McpUiRequestDisplayModeResult {
+    /// A `McpUiRequestDisplayModeResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(mode: McpUiDisplayMode) -> Self {
+        Self {
+            mode,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for McpUiRequestDisplayModeResult {
     fn schema_name(&self) -> &'static str {
         "McpUiRequestDisplayModeResult"
@@ -9089,7 +9369,8 @@ impl McpUiToolVisibility {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "model" => Self::Model,
             "app" => Self::App,

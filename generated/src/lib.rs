@@ -4,6 +4,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 pub mod runtime;
+pub mod shortcuts;
 pub mod validate;
 #[cfg(feature = "v2024-11-05")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2024-11-05")))]

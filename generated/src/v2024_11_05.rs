@@ -307,6 +307,17 @@ impl serde::Serialize for Request {
         m.end()
     }
 }
+impl Request {
+    /// A `Request` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Request {
     fn schema_name(&self) -> &'static str {
         "Request"
@@ -595,6 +606,17 @@ impl serde::Serialize for Notification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Notification {
+    /// A `Notification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Notification {
@@ -1029,6 +1051,18 @@ impl serde::Serialize for JSONRPCRequest {
         m.end()
     }
 }
+impl JSONRPCRequest {
+    /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>, id: RequestId) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCRequest {
     fn schema_name(&self) -> &'static str {
         "JSONRPCRequest"
@@ -1172,6 +1206,17 @@ impl serde::Serialize for JSONRPCNotification {
         m.end()
     }
 }
+impl JSONRPCNotification {
+    /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCNotification {
     fn schema_name(&self) -> &'static str {
         "JSONRPCNotification"
@@ -1297,6 +1342,17 @@ impl serde::Serialize for JSONRPCResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl JSONRPCResponse {
+    /// A `JSONRPCResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: Result) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for JSONRPCResponse {
@@ -1432,6 +1488,17 @@ impl serde::Serialize for JSONRPCError {
         m.end()
     }
 }
+impl JSONRPCError {
+    /// A `JSONRPCError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, error: JSONRPCErrorError) -> Self {
+        Self {
+            id,
+            error,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCError {
     fn schema_name(&self) -> &'static str {
         "JSONRPCError"
@@ -1557,6 +1624,18 @@ impl serde::Serialize for JSONRPCErrorError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl JSONRPCErrorError {
+    /// A `JSONRPCErrorError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for JSONRPCErrorError {
@@ -1691,6 +1770,16 @@ impl serde::Serialize for CancelledNotification {
         m.end()
     }
 }
+impl CancelledNotification {
+    /// A `CancelledNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CancelledNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CancelledNotification {
     fn schema_name(&self) -> &'static str {
         "CancelledNotification"
@@ -1805,6 +1894,17 @@ impl serde::Serialize for CancelledNotificationParams {
         m.end()
     }
 }
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(request_id: RequestId) -> Self {
+        Self {
+            request_id,
+            reason: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CancelledNotificationParams {
     fn schema_name(&self) -> &'static str {
         "CancelledNotificationParams"
@@ -1915,6 +2015,16 @@ impl serde::Serialize for InitializeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InitializeRequest {
+    /// A `InitializeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: InitializeRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InitializeRequest {
@@ -2031,6 +2141,22 @@ impl serde::Serialize for InitializeRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InitializeRequestParams {
+    /// A `InitializeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl Into<String>,
+        capabilities: ClientCapabilities,
+        client_info: Implementation,
+    ) -> Self {
+        Self {
+            protocol_version: protocol_version.into(),
+            capabilities,
+            client_info,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InitializeRequestParams {
@@ -2174,6 +2300,24 @@ impl serde::Serialize for InitializeResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InitializeResult {
+    /// A `InitializeResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl Into<String>,
+        capabilities: ServerCapabilities,
+        server_info: Implementation,
+    ) -> Self {
+        Self {
+            meta: None,
+            protocol_version: protocol_version.into(),
+            capabilities,
+            server_info,
+            instructions: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InitializeResult {
@@ -3144,6 +3288,17 @@ impl serde::Serialize for Implementation {
         m.end()
     }
 }
+impl Implementation {
+    /// A `Implementation` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Implementation {
     fn schema_name(&self) -> &'static str {
         "Implementation"
@@ -3368,6 +3523,16 @@ impl serde::Serialize for ProgressNotification {
         m.end()
     }
 }
+impl ProgressNotification {
+    /// A `ProgressNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ProgressNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressNotification {
     fn schema_name(&self) -> &'static str {
         "ProgressNotification"
@@ -3492,6 +3657,18 @@ impl serde::Serialize for ProgressNotificationParams {
         m.end()
     }
 }
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
+        Self {
+            progress_token,
+            progress,
+            total: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressNotificationParams {
     fn schema_name(&self) -> &'static str {
         "ProgressNotificationParams"
@@ -3602,6 +3779,17 @@ impl serde::Serialize for PaginatedRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PaginatedRequest {
+    /// A `PaginatedRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PaginatedRequest {
@@ -4049,6 +4237,18 @@ impl serde::Serialize for ListResourcesResult {
         m.end()
     }
 }
+impl ListResourcesResult {
+    /// A `ListResourcesResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resources: Vec<Resource>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resources,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourcesResult {
     fn schema_name(&self) -> &'static str {
         "ListResourcesResult"
@@ -4300,6 +4500,18 @@ impl serde::Serialize for ListResourceTemplatesResult {
         m.end()
     }
 }
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resource_templates,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourceTemplatesResult {
     fn schema_name(&self) -> &'static str {
         "ListResourceTemplatesResult"
@@ -4428,6 +4640,16 @@ impl serde::Serialize for ReadResourceRequest {
         m.end()
     }
 }
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ReadResourceRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ReadResourceRequest {
     fn schema_name(&self) -> &'static str {
         "ReadResourceRequest"
@@ -4534,6 +4756,16 @@ impl serde::Serialize for ReadResourceRequestParams {
         m.end()
     }
 }
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ReadResourceRequestParams {
     fn schema_name(&self) -> &'static str {
         "ReadResourceRequestParams"
@@ -4632,6 +4864,17 @@ impl serde::Serialize for ReadResourceResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ReadResourceResult {
+    /// A `ReadResourceResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
+        Self {
+            meta: None,
+            contents,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ReadResourceResult {
@@ -4964,6 +5207,16 @@ impl serde::Serialize for SubscribeRequest {
         m.end()
     }
 }
+impl SubscribeRequest {
+    /// A `SubscribeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: SubscribeRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SubscribeRequest {
     fn schema_name(&self) -> &'static str {
         "SubscribeRequest"
@@ -5070,6 +5323,16 @@ impl serde::Serialize for SubscribeRequestParams {
         m.end()
     }
 }
+impl SubscribeRequestParams {
+    /// A `SubscribeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SubscribeRequestParams {
     fn schema_name(&self) -> &'static str {
         "SubscribeRequestParams"
@@ -5173,6 +5436,16 @@ impl serde::Serialize for UnsubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl UnsubscribeRequest {
+    /// A `UnsubscribeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: UnsubscribeRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for UnsubscribeRequest {
@@ -5281,6 +5554,16 @@ impl serde::Serialize for UnsubscribeRequestParams {
         m.end()
     }
 }
+impl UnsubscribeRequestParams {
+    /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UnsubscribeRequestParams {
     fn schema_name(&self) -> &'static str {
         "UnsubscribeRequestParams"
@@ -5384,6 +5667,16 @@ impl serde::Serialize for ResourceUpdatedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceUpdatedNotification {
@@ -5498,6 +5791,16 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceUpdatedNotificationParams {
@@ -5635,6 +5938,21 @@ impl serde::Serialize for Resource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Resource {
+    /// A `Resource` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            annotations: None,
+            uri: uri.into(),
+            name: name.into(),
+            description: None,
+            mime_type: None,
+            size: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Resource {
@@ -5817,6 +6135,20 @@ impl serde::Serialize for ResourceTemplate {
         m.end()
     }
 }
+impl ResourceTemplate {
+    /// A `ResourceTemplate` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri_template: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            annotations: None,
+            uri_template: uri_template.into(),
+            name: name.into(),
+            description: None,
+            mime_type: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceTemplate {
     fn schema_name(&self) -> &'static str {
         "ResourceTemplate"
@@ -5959,6 +6291,17 @@ impl serde::Serialize for ResourceContents {
         m.end()
     }
 }
+impl ResourceContents {
+    /// A `ResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceContents {
     fn schema_name(&self) -> &'static str {
         "ResourceContents"
@@ -6076,6 +6419,18 @@ impl serde::Serialize for TextResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TextResourceContents {
+    /// A `TextResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            text: text.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TextResourceContents {
@@ -6212,6 +6567,18 @@ impl serde::Serialize for BlobResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl BlobResourceContents {
+    /// A `BlobResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            blob: blob.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for BlobResourceContents {
@@ -6467,6 +6834,18 @@ impl serde::Serialize for ListPromptsResult {
         m.end()
     }
 }
+impl ListPromptsResult {
+    /// A `ListPromptsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(prompts: Vec<Prompt>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            prompts,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListPromptsResult {
     fn schema_name(&self) -> &'static str {
         "ListPromptsResult"
@@ -6587,6 +6966,16 @@ impl serde::Serialize for GetPromptRequest {
         m.end()
     }
 }
+impl GetPromptRequest {
+    /// A `GetPromptRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: GetPromptRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for GetPromptRequest {
     fn schema_name(&self) -> &'static str {
         "GetPromptRequest"
@@ -6697,6 +7086,17 @@ impl serde::Serialize for GetPromptRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            arguments: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetPromptRequestParams {
@@ -6812,6 +7212,18 @@ impl serde::Serialize for GetPromptResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetPromptResult {
+    /// A `GetPromptResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(messages: Vec<PromptMessage>) -> Self {
+        Self {
+            meta: None,
+            description: None,
+            messages,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetPromptResult {
@@ -6940,6 +7352,18 @@ impl serde::Serialize for Prompt {
         m.end()
     }
 }
+impl Prompt {
+    /// A `Prompt` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: None,
+            arguments: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Prompt {
     fn schema_name(&self) -> &'static str {
         "Prompt"
@@ -7065,6 +7489,18 @@ impl serde::Serialize for PromptArgument {
         m.end()
     }
 }
+impl PromptArgument {
+    /// A `PromptArgument` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: None,
+            required: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for PromptArgument {
     fn schema_name(&self) -> &'static str {
         "PromptArgument"
@@ -7136,7 +7572,8 @@ impl Role {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "user" => Self::User,
             "assistant" => Self::Assistant,
@@ -7272,6 +7709,17 @@ impl serde::Serialize for PromptMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PromptMessage {
+    /// A `PromptMessage` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(role: Role, content: PromptMessageContent) -> Self {
+        Self {
+            role,
+            content,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PromptMessage {
@@ -7563,6 +8011,17 @@ impl serde::Serialize for EmbeddedResource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl EmbeddedResource {
+    /// A `EmbeddedResource` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resource: EmbeddedResourceResource) -> Self {
+        Self {
+            annotations: None,
+            resource,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for EmbeddedResource {
@@ -8018,6 +8477,18 @@ impl serde::Serialize for ListToolsResult {
         m.end()
     }
 }
+impl ListToolsResult {
+    /// A `ListToolsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(tools: Vec<Tool>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            tools,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListToolsResult {
     fn schema_name(&self) -> &'static str {
         "ListToolsResult"
@@ -8150,6 +8621,18 @@ impl serde::Serialize for CallToolResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CallToolResult {
+    /// A `CallToolResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(content: Vec<CallToolResultContentItem>) -> Self {
+        Self {
+            meta: None,
+            content,
+            is_error: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CallToolResult {
@@ -8446,6 +8929,16 @@ impl serde::Serialize for CallToolRequest {
         m.end()
     }
 }
+impl CallToolRequest {
+    /// A `CallToolRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CallToolRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CallToolRequest {
     fn schema_name(&self) -> &'static str {
         "CallToolRequest"
@@ -8554,6 +9047,17 @@ impl serde::Serialize for CallToolRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            arguments: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CallToolRequestParams {
@@ -8786,6 +9290,18 @@ impl serde::Serialize for Tool {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Tool {
+    /// A `Tool` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
+        Self {
+            name: name.into(),
+            description: None,
+            input_schema,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Tool {
@@ -9043,6 +9559,16 @@ impl serde::Serialize for SetLevelRequest {
         m.end()
     }
 }
+impl SetLevelRequest {
+    /// A `SetLevelRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: SetLevelRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SetLevelRequest {
     fn schema_name(&self) -> &'static str {
         "SetLevelRequest"
@@ -9147,6 +9673,16 @@ impl serde::Serialize for SetLevelRequestParams {
         m.end()
     }
 }
+impl SetLevelRequestParams {
+    /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(level: LoggingLevel) -> Self {
+        Self {
+            level,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SetLevelRequestParams {
     fn schema_name(&self) -> &'static str {
         "SetLevelRequestParams"
@@ -9249,6 +9785,16 @@ impl serde::Serialize for LoggingMessageNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: LoggingMessageNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for LoggingMessageNotification {
@@ -9377,6 +9923,18 @@ impl serde::Serialize for LoggingMessageNotificationParams {
         m.end()
     }
 }
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(level: LoggingLevel, data: serde_json::Value) -> Self {
+        Self {
+            level,
+            logger: None,
+            data,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for LoggingMessageNotificationParams {
     fn schema_name(&self) -> &'static str {
         "LoggingMessageNotificationParams"
@@ -9469,7 +10027,8 @@ impl LoggingLevel {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "debug" => Self::Debug,
             "info" => Self::Info,
@@ -9627,6 +10186,16 @@ impl serde::Serialize for CreateMessageRequest {
         m.end()
     }
 }
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CreateMessageRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageRequest {
     fn schema_name(&self) -> &'static str {
         "CreateMessageRequest"
@@ -9693,7 +10262,8 @@ impl CreateMessageRequestParamsIncludeContext {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "none" => Self::None,
             "thisServer" => Self::ThisServer,
@@ -9899,6 +10469,23 @@ impl serde::Serialize for CreateMessageRequestParams {
         m.end()
     }
 }
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
+        Self {
+            messages,
+            model_preferences: None,
+            system_prompt: None,
+            include_context: None,
+            temperature: None,
+            max_tokens,
+            stop_sequences: None,
+            metadata: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageRequestParams {
     fn schema_name(&self) -> &'static str {
         "CreateMessageRequestParams"
@@ -10091,6 +10678,24 @@ impl serde::Serialize for CreateMessageResult {
         m.end()
     }
 }
+impl CreateMessageResult {
+    /// A `CreateMessageResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        role: Role,
+        content: SamplingMessageContent,
+        model: impl Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            role,
+            content,
+            model: model.into(),
+            stop_reason: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageResult {
     fn schema_name(&self) -> &'static str {
         "CreateMessageResult"
@@ -10190,7 +10795,8 @@ impl CreateMessageResultStopReason {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "endTurn" => Self::EndTurn,
             "stopSequence" => Self::StopSequence,
@@ -10320,6 +10926,17 @@ impl serde::Serialize for SamplingMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SamplingMessage {
+    /// A `SamplingMessage` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(role: Role, content: SamplingMessageContent) -> Self {
+        Self {
+            role,
+            content,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SamplingMessage {
@@ -10798,6 +11415,17 @@ impl serde::Serialize for TextContent {
         m.end()
     }
 }
+impl TextContent {
+    /// A `TextContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            annotations: None,
+            text: text.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TextContent {
     fn schema_name(&self) -> &'static str {
         "TextContent"
@@ -10927,6 +11555,18 @@ impl serde::Serialize for ImageContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ImageContent {
+    /// A `ImageContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            annotations: None,
+            data: data.into(),
+            mime_type: mime_type.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ImageContent {
@@ -11358,6 +11998,16 @@ impl serde::Serialize for CompleteRequest {
         m.end()
     }
 }
+impl CompleteRequest {
+    /// A `CompleteRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CompleteRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequest {
     fn schema_name(&self) -> &'static str {
         "CompleteRequest"
@@ -11622,6 +12272,17 @@ impl serde::Serialize for CompleteRequestParamsArgument {
         m.end()
     }
 }
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequestParamsArgument {
     fn schema_name(&self) -> &'static str {
         "CompleteRequestParamsArgument"
@@ -11728,6 +12389,20 @@ impl serde::Serialize for CompleteRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        r#ref: CompleteRequestParamsRef,
+        argument: CompleteRequestParamsArgument,
+    ) -> Self {
+        Self {
+            r#ref,
+            argument,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CompleteRequestParams {
@@ -11839,6 +12514,17 @@ impl serde::Serialize for CompleteResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CompleteResult {
+    /// A `CompleteResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(completion: CompleteResultCompletion) -> Self {
+        Self {
+            meta: None,
+            completion,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CompleteResult {
@@ -11962,6 +12648,18 @@ impl serde::Serialize for CompleteResultCompletion {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(values: Vec<String>) -> Self {
+        Self {
+            values,
+            total: None,
+            has_more: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CompleteResultCompletion {
@@ -12088,6 +12786,16 @@ impl serde::Serialize for ResourceReference {
         m.end()
     }
 }
+impl ResourceReference {
+    /// A `ResourceReference` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceReference {
     fn schema_name(&self) -> &'static str {
         "ResourceReference"
@@ -12199,6 +12907,16 @@ impl serde::Serialize for PromptReference {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PromptReference {
+    /// A `PromptReference` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PromptReference {
@@ -12428,6 +13146,17 @@ impl serde::Serialize for ListRootsResult {
         m.end()
     }
 }
+impl ListRootsResult {
+    /// A `ListRootsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(roots: Vec<Root>) -> Self {
+        Self {
+            meta: None,
+            roots,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListRootsResult {
     fn schema_name(&self) -> &'static str {
         "ListRootsResult"
@@ -12539,6 +13268,17 @@ impl serde::Serialize for Root {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Root {
+    /// A `Root` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Root {

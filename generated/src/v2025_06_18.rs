@@ -312,6 +312,17 @@ impl serde::Serialize for Request {
         m.end()
     }
 }
+impl Request {
+    /// A `Request` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Request {
     fn schema_name(&self) -> &'static str {
         "Request"
@@ -602,6 +613,17 @@ impl serde::Serialize for Notification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Notification {
+    /// A `Notification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Notification {
@@ -1036,6 +1058,18 @@ impl serde::Serialize for JSONRPCRequest {
         m.end()
     }
 }
+impl JSONRPCRequest {
+    /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>, id: RequestId) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCRequest {
     fn schema_name(&self) -> &'static str {
         "JSONRPCRequest"
@@ -1179,6 +1213,17 @@ impl serde::Serialize for JSONRPCNotification {
         m.end()
     }
 }
+impl JSONRPCNotification {
+    /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCNotification {
     fn schema_name(&self) -> &'static str {
         "JSONRPCNotification"
@@ -1304,6 +1349,17 @@ impl serde::Serialize for JSONRPCResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl JSONRPCResponse {
+    /// A `JSONRPCResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: Result) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for JSONRPCResponse {
@@ -1439,6 +1495,17 @@ impl serde::Serialize for JSONRPCError {
         m.end()
     }
 }
+impl JSONRPCError {
+    /// A `JSONRPCError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, error: JSONRPCErrorError) -> Self {
+        Self {
+            id,
+            error,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCError {
     fn schema_name(&self) -> &'static str {
         "JSONRPCError"
@@ -1564,6 +1631,18 @@ impl serde::Serialize for JSONRPCErrorError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl JSONRPCErrorError {
+    /// A `JSONRPCErrorError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for JSONRPCErrorError {
@@ -1698,6 +1777,16 @@ impl serde::Serialize for CancelledNotification {
         m.end()
     }
 }
+impl CancelledNotification {
+    /// A `CancelledNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CancelledNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CancelledNotification {
     fn schema_name(&self) -> &'static str {
         "CancelledNotification"
@@ -1812,6 +1901,17 @@ impl serde::Serialize for CancelledNotificationParams {
         m.end()
     }
 }
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(request_id: RequestId) -> Self {
+        Self {
+            request_id,
+            reason: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CancelledNotificationParams {
     fn schema_name(&self) -> &'static str {
         "CancelledNotificationParams"
@@ -1922,6 +2022,16 @@ impl serde::Serialize for InitializeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InitializeRequest {
+    /// A `InitializeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: InitializeRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InitializeRequest {
@@ -2038,6 +2148,22 @@ impl serde::Serialize for InitializeRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InitializeRequestParams {
+    /// A `InitializeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl Into<String>,
+        capabilities: ClientCapabilities,
+        client_info: Implementation,
+    ) -> Self {
+        Self {
+            protocol_version: protocol_version.into(),
+            capabilities,
+            client_info,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InitializeRequestParams {
@@ -2181,6 +2307,24 @@ impl serde::Serialize for InitializeResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InitializeResult {
+    /// A `InitializeResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl Into<String>,
+        capabilities: ServerCapabilities,
+        server_info: Implementation,
+    ) -> Self {
+        Self {
+            meta: None,
+            protocol_version: protocol_version.into(),
+            capabilities,
+            server_info,
+            instructions: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InitializeResult {
@@ -3200,6 +3344,17 @@ impl serde::Serialize for BaseMetadata {
         m.end()
     }
 }
+impl BaseMetadata {
+    /// A `BaseMetadata` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for BaseMetadata {
     fn schema_name(&self) -> &'static str {
         "BaseMetadata"
@@ -3314,6 +3469,18 @@ impl serde::Serialize for Implementation {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Implementation {
+    /// A `Implementation` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            version: version.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Implementation {
@@ -3549,6 +3716,16 @@ impl serde::Serialize for ProgressNotification {
         m.end()
     }
 }
+impl ProgressNotification {
+    /// A `ProgressNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ProgressNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressNotification {
     fn schema_name(&self) -> &'static str {
         "ProgressNotification"
@@ -3681,6 +3858,19 @@ impl serde::Serialize for ProgressNotificationParams {
         m.end()
     }
 }
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
+        Self {
+            progress_token,
+            progress,
+            total: None,
+            message: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressNotificationParams {
     fn schema_name(&self) -> &'static str {
         "ProgressNotificationParams"
@@ -3801,6 +3991,17 @@ impl serde::Serialize for PaginatedRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PaginatedRequest {
+    /// A `PaginatedRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PaginatedRequest {
@@ -4249,6 +4450,18 @@ impl serde::Serialize for ListResourcesResult {
         m.end()
     }
 }
+impl ListResourcesResult {
+    /// A `ListResourcesResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resources: Vec<Resource>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resources,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourcesResult {
     fn schema_name(&self) -> &'static str {
         "ListResourcesResult"
@@ -4500,6 +4713,18 @@ impl serde::Serialize for ListResourceTemplatesResult {
         m.end()
     }
 }
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resource_templates,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourceTemplatesResult {
     fn schema_name(&self) -> &'static str {
         "ListResourceTemplatesResult"
@@ -4628,6 +4853,16 @@ impl serde::Serialize for ReadResourceRequest {
         m.end()
     }
 }
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ReadResourceRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ReadResourceRequest {
     fn schema_name(&self) -> &'static str {
         "ReadResourceRequest"
@@ -4734,6 +4969,16 @@ impl serde::Serialize for ReadResourceRequestParams {
         m.end()
     }
 }
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ReadResourceRequestParams {
     fn schema_name(&self) -> &'static str {
         "ReadResourceRequestParams"
@@ -4832,6 +5077,17 @@ impl serde::Serialize for ReadResourceResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ReadResourceResult {
+    /// A `ReadResourceResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
+        Self {
+            meta: None,
+            contents,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ReadResourceResult {
@@ -5164,6 +5420,16 @@ impl serde::Serialize for SubscribeRequest {
         m.end()
     }
 }
+impl SubscribeRequest {
+    /// A `SubscribeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: SubscribeRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SubscribeRequest {
     fn schema_name(&self) -> &'static str {
         "SubscribeRequest"
@@ -5270,6 +5536,16 @@ impl serde::Serialize for SubscribeRequestParams {
         m.end()
     }
 }
+impl SubscribeRequestParams {
+    /// A `SubscribeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SubscribeRequestParams {
     fn schema_name(&self) -> &'static str {
         "SubscribeRequestParams"
@@ -5373,6 +5649,16 @@ impl serde::Serialize for UnsubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl UnsubscribeRequest {
+    /// A `UnsubscribeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: UnsubscribeRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for UnsubscribeRequest {
@@ -5481,6 +5767,16 @@ impl serde::Serialize for UnsubscribeRequestParams {
         m.end()
     }
 }
+impl UnsubscribeRequestParams {
+    /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UnsubscribeRequestParams {
     fn schema_name(&self) -> &'static str {
         "UnsubscribeRequestParams"
@@ -5584,6 +5880,16 @@ impl serde::Serialize for ResourceUpdatedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceUpdatedNotification {
@@ -5698,6 +6004,16 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceUpdatedNotificationParams {
@@ -5855,6 +6171,23 @@ impl serde::Serialize for Resource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Resource {
+    /// A `Resource` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            uri: uri.into(),
+            description: None,
+            mime_type: None,
+            annotations: None,
+            size: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Resource {
@@ -6076,6 +6409,22 @@ impl serde::Serialize for ResourceTemplate {
         m.end()
     }
 }
+impl ResourceTemplate {
+    /// A `ResourceTemplate` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, uri_template: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            uri_template: uri_template.into(),
+            description: None,
+            mime_type: None,
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceTemplate {
     fn schema_name(&self) -> &'static str {
         "ResourceTemplate"
@@ -6247,6 +6596,18 @@ impl serde::Serialize for ResourceContents {
         m.end()
     }
 }
+impl ResourceContents {
+    /// A `ResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceContents {
     fn schema_name(&self) -> &'static str {
         "ResourceContents"
@@ -6382,6 +6743,19 @@ impl serde::Serialize for TextResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TextResourceContents {
+    /// A `TextResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+            text: text.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TextResourceContents {
@@ -6536,6 +6910,19 @@ impl serde::Serialize for BlobResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl BlobResourceContents {
+    /// A `BlobResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+            blob: blob.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for BlobResourceContents {
@@ -6801,6 +7188,18 @@ impl serde::Serialize for ListPromptsResult {
         m.end()
     }
 }
+impl ListPromptsResult {
+    /// A `ListPromptsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(prompts: Vec<Prompt>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            prompts,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListPromptsResult {
     fn schema_name(&self) -> &'static str {
         "ListPromptsResult"
@@ -6921,6 +7320,16 @@ impl serde::Serialize for GetPromptRequest {
         m.end()
     }
 }
+impl GetPromptRequest {
+    /// A `GetPromptRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: GetPromptRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for GetPromptRequest {
     fn schema_name(&self) -> &'static str {
         "GetPromptRequest"
@@ -7031,6 +7440,17 @@ impl serde::Serialize for GetPromptRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            arguments: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetPromptRequestParams {
@@ -7146,6 +7566,18 @@ impl serde::Serialize for GetPromptResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetPromptResult {
+    /// A `GetPromptResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(messages: Vec<PromptMessage>) -> Self {
+        Self {
+            meta: None,
+            description: None,
+            messages,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetPromptResult {
@@ -7293,6 +7725,20 @@ impl serde::Serialize for Prompt {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Prompt {
+    /// A `Prompt` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: None,
+            arguments: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Prompt {
@@ -7452,6 +7898,19 @@ impl serde::Serialize for PromptArgument {
         m.end()
     }
 }
+impl PromptArgument {
+    /// A `PromptArgument` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: None,
+            required: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for PromptArgument {
     fn schema_name(&self) -> &'static str {
         "PromptArgument"
@@ -7532,7 +7991,8 @@ impl Role {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "user" => Self::User,
             "assistant" => Self::Assistant,
@@ -7668,6 +8128,17 @@ impl serde::Serialize for PromptMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PromptMessage {
+    /// A `PromptMessage` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(role: Role, content: ContentBlock) -> Self {
+        Self {
+            role,
+            content,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PromptMessage {
@@ -7850,6 +8321,23 @@ impl serde::Serialize for ResourceLink {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceLink {
+    /// A `ResourceLink` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            uri: uri.into(),
+            description: None,
+            mime_type: None,
+            annotations: None,
+            size: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceLink {
@@ -8049,6 +8537,18 @@ impl serde::Serialize for EmbeddedResource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl EmbeddedResource {
+    /// A `EmbeddedResource` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resource: EmbeddedResourceResource) -> Self {
+        Self {
+            resource,
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for EmbeddedResource {
@@ -8514,6 +9014,18 @@ impl serde::Serialize for ListToolsResult {
         m.end()
     }
 }
+impl ListToolsResult {
+    /// A `ListToolsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(tools: Vec<Tool>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            tools,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListToolsResult {
     fn schema_name(&self) -> &'static str {
         "ListToolsResult"
@@ -8659,6 +9171,19 @@ impl serde::Serialize for CallToolResult {
         m.end()
     }
 }
+impl CallToolResult {
+    /// A `CallToolResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(content: Vec<ContentBlock>) -> Self {
+        Self {
+            meta: None,
+            content,
+            structured_content: None,
+            is_error: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CallToolResult {
     fn schema_name(&self) -> &'static str {
         "CallToolResult"
@@ -8791,6 +9316,16 @@ impl serde::Serialize for CallToolRequest {
         m.end()
     }
 }
+impl CallToolRequest {
+    /// A `CallToolRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CallToolRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CallToolRequest {
     fn schema_name(&self) -> &'static str {
         "CallToolRequest"
@@ -8899,6 +9434,17 @@ impl serde::Serialize for CallToolRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            arguments: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CallToolRequestParams {
@@ -9370,6 +9916,22 @@ impl serde::Serialize for Tool {
         m.end()
     }
 }
+impl Tool {
+    /// A `Tool` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: None,
+            input_schema,
+            output_schema: None,
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Tool {
     fn schema_name(&self) -> &'static str {
         "Tool"
@@ -9792,6 +10354,16 @@ impl serde::Serialize for SetLevelRequest {
         m.end()
     }
 }
+impl SetLevelRequest {
+    /// A `SetLevelRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: SetLevelRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SetLevelRequest {
     fn schema_name(&self) -> &'static str {
         "SetLevelRequest"
@@ -9896,6 +10468,16 @@ impl serde::Serialize for SetLevelRequestParams {
         m.end()
     }
 }
+impl SetLevelRequestParams {
+    /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(level: LoggingLevel) -> Self {
+        Self {
+            level,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SetLevelRequestParams {
     fn schema_name(&self) -> &'static str {
         "SetLevelRequestParams"
@@ -9998,6 +10580,16 @@ impl serde::Serialize for LoggingMessageNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: LoggingMessageNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for LoggingMessageNotification {
@@ -10126,6 +10718,18 @@ impl serde::Serialize for LoggingMessageNotificationParams {
         m.end()
     }
 }
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(level: LoggingLevel, data: serde_json::Value) -> Self {
+        Self {
+            level,
+            logger: None,
+            data,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for LoggingMessageNotificationParams {
     fn schema_name(&self) -> &'static str {
         "LoggingMessageNotificationParams"
@@ -10218,7 +10822,8 @@ impl LoggingLevel {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "debug" => Self::Debug,
             "info" => Self::Info,
@@ -10376,6 +10981,16 @@ impl serde::Serialize for CreateMessageRequest {
         m.end()
     }
 }
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CreateMessageRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageRequest {
     fn schema_name(&self) -> &'static str {
         "CreateMessageRequest"
@@ -10442,7 +11057,8 @@ impl CreateMessageRequestParamsIncludeContext {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "none" => Self::None,
             "thisServer" => Self::ThisServer,
@@ -10650,6 +11266,23 @@ impl serde::Serialize for CreateMessageRequestParams {
         m.end()
     }
 }
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
+        Self {
+            messages,
+            model_preferences: None,
+            system_prompt: None,
+            include_context: None,
+            temperature: None,
+            max_tokens,
+            stop_sequences: None,
+            metadata: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageRequestParams {
     fn schema_name(&self) -> &'static str {
         "CreateMessageRequestParams"
@@ -10842,6 +11475,24 @@ impl serde::Serialize for CreateMessageResult {
         m.end()
     }
 }
+impl CreateMessageResult {
+    /// A `CreateMessageResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        role: Role,
+        content: SamplingMessageContent,
+        model: impl Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            role,
+            content,
+            model: model.into(),
+            stop_reason: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageResult {
     fn schema_name(&self) -> &'static str {
         "CreateMessageResult"
@@ -10941,7 +11592,8 @@ impl CreateMessageResultStopReason {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "endTurn" => Self::EndTurn,
             "stopSequence" => Self::StopSequence,
@@ -11071,6 +11723,17 @@ impl serde::Serialize for SamplingMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SamplingMessage {
+    /// A `SamplingMessage` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(role: Role, content: SamplingMessageContent) -> Self {
+        Self {
+            role,
+            content,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SamplingMessage {
@@ -11693,6 +12356,18 @@ impl serde::Serialize for TextContent {
         m.end()
     }
 }
+impl TextContent {
+    /// A `TextContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TextContent {
     fn schema_name(&self) -> &'static str {
         "TextContent"
@@ -11841,6 +12516,19 @@ impl serde::Serialize for ImageContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ImageContent {
+    /// A `ImageContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ImageContent {
@@ -12005,6 +12693,19 @@ impl serde::Serialize for AudioContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl AudioContent {
+    /// A `AudioContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for AudioContent {
@@ -12446,6 +13147,16 @@ impl serde::Serialize for CompleteRequest {
         m.end()
     }
 }
+impl CompleteRequest {
+    /// A `CompleteRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CompleteRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequest {
     fn schema_name(&self) -> &'static str {
         "CompleteRequest"
@@ -12712,6 +13423,17 @@ impl serde::Serialize for CompleteRequestParamsArgument {
         m.end()
     }
 }
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequestParamsArgument {
     fn schema_name(&self) -> &'static str {
         "CompleteRequestParamsArgument"
@@ -12922,6 +13644,21 @@ impl serde::Serialize for CompleteRequestParams {
         m.end()
     }
 }
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        r#ref: CompleteRequestParamsRef,
+        argument: CompleteRequestParamsArgument,
+    ) -> Self {
+        Self {
+            r#ref,
+            argument,
+            context: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequestParams {
     fn schema_name(&self) -> &'static str {
         "CompleteRequestParams"
@@ -13048,6 +13785,17 @@ impl serde::Serialize for CompleteResult {
         m.end()
     }
 }
+impl CompleteResult {
+    /// A `CompleteResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(completion: CompleteResultCompletion) -> Self {
+        Self {
+            meta: None,
+            completion,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteResult {
     fn schema_name(&self) -> &'static str {
         "CompleteResult"
@@ -13169,6 +13917,18 @@ impl serde::Serialize for CompleteResultCompletion {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(values: Vec<String>) -> Self {
+        Self {
+            values,
+            total: None,
+            has_more: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CompleteResultCompletion {
@@ -13298,6 +14058,16 @@ impl serde::Serialize for ResourceTemplateReference {
         m.end()
     }
 }
+impl ResourceTemplateReference {
+    /// A `ResourceTemplateReference` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceTemplateReference {
     fn schema_name(&self) -> &'static str {
         "ResourceTemplateReference"
@@ -13422,6 +14192,17 @@ impl serde::Serialize for PromptReference {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PromptReference {
+    /// A `PromptReference` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PromptReference {
@@ -13662,6 +14443,17 @@ impl serde::Serialize for ListRootsResult {
         m.end()
     }
 }
+impl ListRootsResult {
+    /// A `ListRootsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(roots: Vec<Root>) -> Self {
+        Self {
+            meta: None,
+            roots,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListRootsResult {
     fn schema_name(&self) -> &'static str {
         "ListRootsResult"
@@ -13781,6 +14573,18 @@ impl serde::Serialize for Root {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Root {
+    /// A `Root` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Root {
@@ -14024,6 +14828,16 @@ impl serde::Serialize for ElicitRequest {
         m.end()
     }
 }
+impl ElicitRequest {
+    /// A `ElicitRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ElicitRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ElicitRequest {
     fn schema_name(&self) -> &'static str {
         "ElicitRequest"
@@ -14140,6 +14954,17 @@ impl serde::Serialize for ElicitRequestParamsRequestedSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitRequestParamsRequestedSchema {
+    /// A `ElicitRequestParamsRequestedSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(properties: BTreeMap<String, PrimitiveSchemaDefinition>) -> Self {
+        Self {
+            properties,
+            required: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitRequestParamsRequestedSchema {
@@ -14271,6 +15096,20 @@ impl serde::Serialize for ElicitRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitRequestParams {
+    /// A `ElicitRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        message: impl Into<String>,
+        requested_schema: ElicitRequestParamsRequestedSchema,
+    ) -> Self {
+        Self {
+            message: message.into(),
+            requested_schema,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitRequestParams {
@@ -14635,7 +15474,8 @@ impl StringSchemaFormat {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "email" => Self::Email,
             "uri" => Self::Uri,
@@ -14802,6 +15642,20 @@ impl serde::Serialize for NumberSchema {
         m.end()
     }
 }
+impl NumberSchema {
+    /// A `NumberSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#type: NumberSchemaType) -> Self {
+        Self {
+            r#type,
+            title: None,
+            description: None,
+            minimum: None,
+            maximum: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for NumberSchema {
     fn schema_name(&self) -> &'static str {
         "NumberSchema"
@@ -14891,7 +15745,8 @@ impl NumberSchemaType {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "number" => Self::Number,
             "integer" => Self::Integer,
@@ -15193,6 +16048,19 @@ impl serde::Serialize for EnumSchema {
         m.end()
     }
 }
+impl EnumSchema {
+    /// A `EnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        Self {
+            title: None,
+            description: None,
+            r#enum,
+            enum_names: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for EnumSchema {
     fn schema_name(&self) -> &'static str {
         "EnumSchema"
@@ -15341,6 +16209,18 @@ impl serde::Serialize for ElicitResult {
         m.end()
     }
 }
+impl ElicitResult {
+    /// A `ElicitResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(action: ElicitResultAction) -> Self {
+        Self {
+            meta: None,
+            action,
+            content: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ElicitResult {
     fn schema_name(&self) -> &'static str {
         "ElicitResult"
@@ -15423,7 +16303,8 @@ impl ElicitResultAction {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "accept" => Self::Accept,
             "decline" => Self::Decline,

@@ -618,6 +618,17 @@ impl serde::Serialize for Request {
         m.end()
     }
 }
+impl Request {
+    /// A `Request` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Request {
     fn schema_name(&self) -> &'static str {
         "Request"
@@ -815,6 +826,17 @@ impl serde::Serialize for Notification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Notification {
+    /// A `Notification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Notification {
@@ -1015,6 +1037,18 @@ impl serde::Serialize for Error {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Error {
+    /// A `Error` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Error {
@@ -1274,6 +1308,18 @@ impl serde::Serialize for JSONRPCRequest {
         m.end()
     }
 }
+impl JSONRPCRequest {
+    /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>, id: RequestId) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCRequest {
     fn schema_name(&self) -> &'static str {
         "JSONRPCRequest"
@@ -1417,6 +1463,17 @@ impl serde::Serialize for JSONRPCNotification {
         m.end()
     }
 }
+impl JSONRPCNotification {
+    /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCNotification {
     fn schema_name(&self) -> &'static str {
         "JSONRPCNotification"
@@ -1547,6 +1604,17 @@ impl serde::Serialize for JSONRPCResultResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl JSONRPCResultResponse {
+    /// A `JSONRPCResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: Result) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for JSONRPCResultResponse {
@@ -1682,6 +1750,17 @@ impl serde::Serialize for JSONRPCErrorResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl JSONRPCErrorResponse {
+    /// A `JSONRPCErrorResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(error: Error) -> Self {
+        Self {
+            id: None,
+            error,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for JSONRPCErrorResponse {
@@ -1923,6 +2002,17 @@ impl serde::Serialize for URLElicitationRequiredError {
         m.end()
     }
 }
+impl URLElicitationRequiredError {
+    /// A `URLElicitationRequiredError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(error: URLElicitationRequiredErrorError) -> Self {
+        Self {
+            id: None,
+            error,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for URLElicitationRequiredError {
     fn schema_name(&self) -> &'static str {
         "URLElicitationRequiredError"
@@ -2043,6 +2133,16 @@ impl serde::Serialize for URLElicitationRequiredErrorErrorData {
         m.end()
     }
 }
+impl URLElicitationRequiredErrorErrorData {
+    /// A `URLElicitationRequiredErrorErrorData` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(elicitations: Vec<ElicitRequestURLParams>) -> Self {
+        Self {
+            elicitations,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for URLElicitationRequiredErrorErrorData {
     fn schema_name(&self) -> &'static str {
         "URLElicitationRequiredErrorErrorData"
@@ -2153,6 +2253,20 @@ impl serde::Serialize for URLElicitationRequiredErrorError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl URLElicitationRequiredErrorError {
+    /// A `URLElicitationRequiredErrorError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        message: impl Into<String>,
+        data: URLElicitationRequiredErrorErrorData,
+    ) -> Self {
+        Self {
+            message: message.into(),
+            data,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for URLElicitationRequiredErrorError {
@@ -2445,6 +2559,16 @@ impl serde::Serialize for CancelledNotification {
         m.end()
     }
 }
+impl CancelledNotification {
+    /// A `CancelledNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CancelledNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CancelledNotification {
     fn schema_name(&self) -> &'static str {
         "CancelledNotification"
@@ -2581,6 +2705,23 @@ impl serde::Serialize for InitializeRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InitializeRequestParams {
+    /// A `InitializeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl Into<String>,
+        capabilities: ClientCapabilities,
+        client_info: Implementation,
+    ) -> Self {
+        Self {
+            meta: None,
+            protocol_version: protocol_version.into(),
+            capabilities,
+            client_info,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InitializeRequestParams {
@@ -2739,6 +2880,17 @@ impl serde::Serialize for InitializeRequest {
         m.end()
     }
 }
+impl InitializeRequest {
+    /// A `InitializeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: InitializeRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for InitializeRequest {
     fn schema_name(&self) -> &'static str {
         "InitializeRequest"
@@ -2893,6 +3045,24 @@ impl serde::Serialize for InitializeResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InitializeResult {
+    /// A `InitializeResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        protocol_version: impl Into<String>,
+        capabilities: ServerCapabilities,
+        server_info: Implementation,
+    ) -> Self {
+        Self {
+            meta: None,
+            protocol_version: protocol_version.into(),
+            capabilities,
+            server_info,
+            instructions: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InitializeResult {
@@ -5025,6 +5195,19 @@ impl serde::Serialize for Icon {
         m.end()
     }
 }
+impl Icon {
+    /// A `Icon` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(src: impl Into<String>) -> Self {
+        Self {
+            src: src.into(),
+            mime_type: None,
+            sizes: None,
+            theme: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Icon {
     fn schema_name(&self) -> &'static str {
         "Icon"
@@ -5107,7 +5290,8 @@ impl IconTheme {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "light" => Self::Light,
             "dark" => Self::Dark,
@@ -5354,6 +5538,17 @@ impl serde::Serialize for BaseMetadata {
         m.end()
     }
 }
+impl BaseMetadata {
+    /// A `BaseMetadata` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for BaseMetadata {
     fn schema_name(&self) -> &'static str {
         "BaseMetadata"
@@ -5510,6 +5705,21 @@ impl serde::Serialize for Implementation {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Implementation {
+    /// A `Implementation` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            version: version.into(),
+            description: None,
+            website_url: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Implementation {
@@ -5677,6 +5887,17 @@ impl serde::Serialize for PingRequest {
         m.end()
     }
 }
+impl PingRequest {
+    /// A `PingRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for PingRequest {
     fn schema_name(&self) -> &'static str {
         "PingRequest"
@@ -5842,6 +6063,20 @@ impl serde::Serialize for ProgressNotificationParams {
         m.end()
     }
 }
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
+        Self {
+            meta: None,
+            progress_token,
+            progress,
+            total: None,
+            message: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressNotificationParams {
     fn schema_name(&self) -> &'static str {
         "ProgressNotificationParams"
@@ -5994,6 +6229,16 @@ impl serde::Serialize for ProgressNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ProgressNotification {
+    /// A `ProgressNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ProgressNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ProgressNotification {
@@ -6253,6 +6498,18 @@ impl serde::Serialize for PaginatedRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PaginatedRequest {
+    /// A `PaginatedRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>, id: RequestId) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PaginatedRequest {
@@ -6521,6 +6778,17 @@ impl serde::Serialize for ListResourcesRequest {
         m.end()
     }
 }
+impl ListResourcesRequest {
+    /// A `ListResourcesRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourcesRequest {
     fn schema_name(&self) -> &'static str {
         "ListResourcesRequest"
@@ -6668,6 +6936,18 @@ impl serde::Serialize for ListResourcesResult {
         m.end()
     }
 }
+impl ListResourcesResult {
+    /// A `ListResourcesResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resources: Vec<Resource>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resources,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourcesResult {
     fn schema_name(&self) -> &'static str {
         "ListResourcesResult"
@@ -6809,6 +7089,17 @@ impl serde::Serialize for ListResourceTemplatesRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ListResourceTemplatesRequest {
+    /// A `ListResourceTemplatesRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            params: None,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ListResourceTemplatesRequest {
@@ -6960,6 +7251,18 @@ impl serde::Serialize for ListResourceTemplatesResult {
         m.end()
     }
 }
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resource_templates,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourceTemplatesResult {
     fn schema_name(&self) -> &'static str {
         "ListResourceTemplatesResult"
@@ -7088,6 +7391,17 @@ impl serde::Serialize for ResourceRequestParams {
         m.end()
     }
 }
+impl ResourceRequestParams {
+    /// A `ResourceRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceRequestParams {
     fn schema_name(&self) -> &'static str {
         "ResourceRequestParams"
@@ -7206,6 +7520,17 @@ impl serde::Serialize for ReadResourceRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: uri.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ReadResourceRequestParams {
@@ -7346,6 +7671,17 @@ impl serde::Serialize for ReadResourceRequest {
         m.end()
     }
 }
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ReadResourceRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ReadResourceRequest {
     fn schema_name(&self) -> &'static str {
         "ReadResourceRequest"
@@ -7480,6 +7816,17 @@ impl serde::Serialize for ReadResourceResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ReadResourceResult {
+    /// A `ReadResourceResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
+        Self {
+            meta: None,
+            contents,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ReadResourceResult {
@@ -7840,6 +8187,17 @@ impl serde::Serialize for SubscribeRequestParams {
         m.end()
     }
 }
+impl SubscribeRequestParams {
+    /// A `SubscribeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SubscribeRequestParams {
     fn schema_name(&self) -> &'static str {
         "SubscribeRequestParams"
@@ -7971,6 +8329,17 @@ impl serde::Serialize for SubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SubscribeRequest {
+    /// A `SubscribeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: SubscribeRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SubscribeRequest {
@@ -8112,6 +8481,17 @@ impl serde::Serialize for UnsubscribeRequestParams {
         m.end()
     }
 }
+impl UnsubscribeRequestParams {
+    /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UnsubscribeRequestParams {
     fn schema_name(&self) -> &'static str {
         "UnsubscribeRequestParams"
@@ -8248,6 +8628,17 @@ impl serde::Serialize for UnsubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl UnsubscribeRequest {
+    /// A `UnsubscribeRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: UnsubscribeRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for UnsubscribeRequest {
@@ -8389,6 +8780,17 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
         m.end()
     }
 }
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceUpdatedNotificationParams {
     fn schema_name(&self) -> &'static str {
         "ResourceUpdatedNotificationParams"
@@ -8515,6 +8917,16 @@ impl serde::Serialize for ResourceUpdatedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceUpdatedNotification {
@@ -8721,6 +9133,24 @@ impl serde::Serialize for Resource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Resource {
+    /// A `Resource` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            uri: uri.into(),
+            description: None,
+            mime_type: None,
+            annotations: None,
+            size: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Resource {
@@ -8967,6 +9397,23 @@ impl serde::Serialize for ResourceTemplate {
         m.end()
     }
 }
+impl ResourceTemplate {
+    /// A `ResourceTemplate` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, uri_template: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            uri_template: uri_template.into(),
+            description: None,
+            mime_type: None,
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceTemplate {
     fn schema_name(&self) -> &'static str {
         "ResourceTemplate"
@@ -9147,6 +9594,18 @@ impl serde::Serialize for ResourceContents {
         m.end()
     }
 }
+impl ResourceContents {
+    /// A `ResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceContents {
     fn schema_name(&self) -> &'static str {
         "ResourceContents"
@@ -9282,6 +9741,19 @@ impl serde::Serialize for TextResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TextResourceContents {
+    /// A `TextResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+            text: text.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TextResourceContents {
@@ -9436,6 +9908,19 @@ impl serde::Serialize for BlobResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl BlobResourceContents {
+    /// A `BlobResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+            blob: blob.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for BlobResourceContents {
@@ -9598,6 +10083,17 @@ impl serde::Serialize for ListPromptsRequest {
         m.end()
     }
 }
+impl ListPromptsRequest {
+    /// A `ListPromptsRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListPromptsRequest {
     fn schema_name(&self) -> &'static str {
         "ListPromptsRequest"
@@ -9742,6 +10238,18 @@ impl serde::Serialize for ListPromptsResult {
         m.end()
     }
 }
+impl ListPromptsResult {
+    /// A `ListPromptsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(prompts: Vec<Prompt>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            prompts,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListPromptsResult {
     fn schema_name(&self) -> &'static str {
         "ListPromptsResult"
@@ -9869,6 +10377,18 @@ impl serde::Serialize for GetPromptRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            meta: None,
+            name: name.into(),
+            arguments: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetPromptRequestParams {
@@ -10012,6 +10532,17 @@ impl serde::Serialize for GetPromptRequest {
         m.end()
     }
 }
+impl GetPromptRequest {
+    /// A `GetPromptRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: GetPromptRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for GetPromptRequest {
     fn schema_name(&self) -> &'static str {
         "GetPromptRequest"
@@ -10151,6 +10682,18 @@ impl serde::Serialize for GetPromptResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetPromptResult {
+    /// A `GetPromptResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(messages: Vec<PromptMessage>) -> Self {
+        Self {
+            meta: None,
+            description: None,
+            messages,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetPromptResult {
@@ -10314,6 +10857,21 @@ impl serde::Serialize for Prompt {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Prompt {
+    /// A `Prompt` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            description: None,
+            arguments: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Prompt {
@@ -10482,6 +11040,19 @@ impl serde::Serialize for PromptArgument {
         m.end()
     }
 }
+impl PromptArgument {
+    /// A `PromptArgument` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: None,
+            required: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for PromptArgument {
     fn schema_name(&self) -> &'static str {
         "PromptArgument"
@@ -10562,7 +11133,8 @@ impl Role {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "user" => Self::User,
             "assistant" => Self::Assistant,
@@ -10698,6 +11270,17 @@ impl serde::Serialize for PromptMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PromptMessage {
+    /// A `PromptMessage` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(role: Role, content: ContentBlock) -> Self {
+        Self {
+            role,
+            content,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PromptMessage {
@@ -10896,6 +11479,24 @@ impl serde::Serialize for ResourceLink {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceLink {
+    /// A `ResourceLink` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            uri: uri.into(),
+            description: None,
+            mime_type: None,
+            annotations: None,
+            size: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceLink {
@@ -11104,6 +11705,18 @@ impl serde::Serialize for EmbeddedResource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl EmbeddedResource {
+    /// A `EmbeddedResource` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resource: EmbeddedResourceResource) -> Self {
+        Self {
+            resource,
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for EmbeddedResource {
@@ -11493,6 +12106,17 @@ impl serde::Serialize for ListToolsRequest {
         m.end()
     }
 }
+impl ListToolsRequest {
+    /// A `ListToolsRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListToolsRequest {
     fn schema_name(&self) -> &'static str {
         "ListToolsRequest"
@@ -11633,6 +12257,18 @@ impl serde::Serialize for ListToolsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ListToolsResult {
+    /// A `ListToolsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(tools: Vec<Tool>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            tools,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ListToolsResult {
@@ -11778,6 +12414,19 @@ impl serde::Serialize for CallToolResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CallToolResult {
+    /// A `CallToolResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(content: Vec<ContentBlock>) -> Self {
+        Self {
+            meta: None,
+            content,
+            structured_content: None,
+            is_error: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CallToolResult {
@@ -11934,6 +12583,19 @@ impl serde::Serialize for CallToolRequestParams {
         m.end()
     }
 }
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            meta: None,
+            task: None,
+            name: name.into(),
+            arguments: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CallToolRequestParams {
     fn schema_name(&self) -> &'static str {
         "CallToolRequestParams"
@@ -12082,6 +12744,17 @@ impl serde::Serialize for CallToolRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CallToolRequest {
+    /// A `CallToolRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CallToolRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CallToolRequest {
@@ -12613,7 +13286,8 @@ impl ToolExecutionTaskSupport {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "forbidden" => Self::Forbidden,
             "optional" => Self::Optional,
@@ -12836,6 +13510,24 @@ impl serde::Serialize for Tool {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Tool {
+    /// A `Tool` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            description: None,
+            input_schema,
+            execution: None,
+            output_schema: None,
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Tool {
@@ -13271,7 +13963,8 @@ impl TaskStatus {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "working" => Self::Working,
             "input_required" => Self::InputRequired,
@@ -13499,6 +14192,16 @@ impl serde::Serialize for RelatedTaskMetadata {
         m.end()
     }
 }
+impl RelatedTaskMetadata {
+    /// A `RelatedTaskMetadata` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(task_id: impl Into<String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for RelatedTaskMetadata {
     fn schema_name(&self) -> &'static str {
         "RelatedTaskMetadata"
@@ -13636,6 +14339,28 @@ impl serde::Serialize for Task {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Task {
+    /// A `Task` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        task_id: impl Into<String>,
+        status: TaskStatus,
+        created_at: impl Into<String>,
+        last_updated_at: impl Into<String>,
+        ttl: __rt::Nullable<i64>,
+    ) -> Self {
+        Self {
+            task_id: task_id.into(),
+            status,
+            status_message: None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            ttl,
+            poll_interval: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Task {
@@ -13796,6 +14521,17 @@ impl serde::Serialize for CreateTaskResult {
         m.end()
     }
 }
+impl CreateTaskResult {
+    /// A `CreateTaskResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(task: Task) -> Self {
+        Self {
+            meta: None,
+            task,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateTaskResult {
     fn schema_name(&self) -> &'static str {
         "CreateTaskResult"
@@ -13921,6 +14657,17 @@ impl serde::Serialize for GetTaskRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetTaskRequest {
+    /// A `GetTaskRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: GetTaskRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetTaskRequest {
@@ -14050,6 +14797,16 @@ impl serde::Serialize for GetTaskRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetTaskRequestParams {
+    /// A `GetTaskRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(task_id: impl Into<String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetTaskRequestParams {
@@ -14197,6 +14954,29 @@ impl serde::Serialize for GetTaskResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetTaskResult {
+    /// A `GetTaskResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        task_id: impl Into<String>,
+        status: TaskStatus,
+        created_at: impl Into<String>,
+        last_updated_at: impl Into<String>,
+        ttl: __rt::Nullable<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            task_id: task_id.into(),
+            status,
+            status_message: None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            ttl,
+            poll_interval: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetTaskResult {
@@ -14393,6 +15173,17 @@ impl serde::Serialize for GetTaskPayloadRequest {
         m.end()
     }
 }
+impl GetTaskPayloadRequest {
+    /// A `GetTaskPayloadRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: GetTaskPayloadRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for GetTaskPayloadRequest {
     fn schema_name(&self) -> &'static str {
         "GetTaskPayloadRequest"
@@ -14523,6 +15314,16 @@ impl serde::Serialize for GetTaskPayloadRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetTaskPayloadRequestParams {
+    /// A `GetTaskPayloadRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(task_id: impl Into<String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetTaskPayloadRequestParams {
@@ -14739,6 +15540,17 @@ impl serde::Serialize for CancelTaskRequest {
         m.end()
     }
 }
+impl CancelTaskRequest {
+    /// A `CancelTaskRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CancelTaskRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CancelTaskRequest {
     fn schema_name(&self) -> &'static str {
         "CancelTaskRequest"
@@ -14866,6 +15678,16 @@ impl serde::Serialize for CancelTaskRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CancelTaskRequestParams {
+    /// A `CancelTaskRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(task_id: impl Into<String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CancelTaskRequestParams {
@@ -15013,6 +15835,29 @@ impl serde::Serialize for CancelTaskResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CancelTaskResult {
+    /// A `CancelTaskResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        task_id: impl Into<String>,
+        status: TaskStatus,
+        created_at: impl Into<String>,
+        last_updated_at: impl Into<String>,
+        ttl: __rt::Nullable<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            task_id: task_id.into(),
+            status,
+            status_message: None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            ttl,
+            poll_interval: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CancelTaskResult {
@@ -15206,6 +16051,17 @@ impl serde::Serialize for ListTasksRequest {
         m.end()
     }
 }
+impl ListTasksRequest {
+    /// A `ListTasksRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListTasksRequest {
     fn schema_name(&self) -> &'static str {
         "ListTasksRequest"
@@ -15346,6 +16202,18 @@ impl serde::Serialize for ListTasksResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ListTasksResult {
+    /// A `ListTasksResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(tasks: Vec<Task>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            tasks,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ListTasksResult {
@@ -15519,6 +16387,29 @@ impl serde::Serialize for TaskStatusNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TaskStatusNotificationParams {
+    /// A `TaskStatusNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        task_id: impl Into<String>,
+        status: TaskStatus,
+        created_at: impl Into<String>,
+        last_updated_at: impl Into<String>,
+        ttl: __rt::Nullable<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            task_id: task_id.into(),
+            status,
+            status_message: None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            ttl,
+            poll_interval: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TaskStatusNotificationParams {
@@ -15710,6 +16601,16 @@ impl serde::Serialize for TaskStatusNotification {
         m.end()
     }
 }
+impl TaskStatusNotification {
+    /// A `TaskStatusNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: TaskStatusNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TaskStatusNotification {
     fn schema_name(&self) -> &'static str {
         "TaskStatusNotification"
@@ -15844,6 +16745,17 @@ impl serde::Serialize for SetLevelRequestParams {
         m.end()
     }
 }
+impl SetLevelRequestParams {
+    /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(level: LoggingLevel) -> Self {
+        Self {
+            meta: None,
+            level,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SetLevelRequestParams {
     fn schema_name(&self) -> &'static str {
         "SetLevelRequestParams"
@@ -15974,6 +16886,17 @@ impl serde::Serialize for SetLevelRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SetLevelRequest {
+    /// A `SetLevelRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: SetLevelRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SetLevelRequest {
@@ -16127,6 +17050,19 @@ impl serde::Serialize for LoggingMessageNotificationParams {
         m.end()
     }
 }
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(level: LoggingLevel, data: serde_json::Value) -> Self {
+        Self {
+            meta: None,
+            level,
+            logger: None,
+            data,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for LoggingMessageNotificationParams {
     fn schema_name(&self) -> &'static str {
         "LoggingMessageNotificationParams"
@@ -16272,6 +17208,16 @@ impl serde::Serialize for LoggingMessageNotification {
         m.end()
     }
 }
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: LoggingMessageNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for LoggingMessageNotification {
     fn schema_name(&self) -> &'static str {
         "LoggingMessageNotification"
@@ -16378,7 +17324,8 @@ impl LoggingLevel {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "debug" => Self::Debug,
             "info" => Self::Info,
@@ -16634,6 +17581,27 @@ impl serde::Serialize for CreateMessageRequestParams {
         m.end()
     }
 }
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
+        Self {
+            meta: None,
+            task: None,
+            messages,
+            model_preferences: None,
+            system_prompt: None,
+            include_context: None,
+            temperature: None,
+            max_tokens,
+            stop_sequences: None,
+            metadata: None,
+            tools: None,
+            tool_choice: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageRequestParams {
     fn schema_name(&self) -> &'static str {
         "CreateMessageRequestParams"
@@ -16802,7 +17770,8 @@ impl CreateMessageRequestParamsIncludeContext {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "none" => Self::None,
             "thisServer" => Self::ThisServer,
@@ -17000,7 +17969,8 @@ impl ToolChoiceMode {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "auto" => Self::Auto,
             "required" => Self::Required,
@@ -17167,6 +18137,17 @@ impl serde::Serialize for CreateMessageRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CreateMessageRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CreateMessageRequest {
@@ -17336,6 +18317,24 @@ impl serde::Serialize for CreateMessageResult {
         m.end()
     }
 }
+impl CreateMessageResult {
+    /// A `CreateMessageResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        role: Role,
+        content: SamplingMessageContent,
+        model: impl Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            role,
+            content,
+            model: model.into(),
+            stop_reason: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageResult {
     fn schema_name(&self) -> &'static str {
         "CreateMessageResult"
@@ -17438,7 +18437,8 @@ impl CreateMessageResultStopReason {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "endTurn" => Self::EndTurn,
             "stopSequence" => Self::StopSequence,
@@ -17577,6 +18577,18 @@ impl serde::Serialize for SamplingMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SamplingMessage {
+    /// A `SamplingMessage` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(role: Role, content: SamplingMessageContent) -> Self {
+        Self {
+            role,
+            content,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SamplingMessage {
@@ -18367,6 +19379,18 @@ impl serde::Serialize for TextContent {
         m.end()
     }
 }
+impl TextContent {
+    /// A `TextContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TextContent {
     fn schema_name(&self) -> &'static str {
         "TextContent"
@@ -18515,6 +19539,19 @@ impl serde::Serialize for ImageContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ImageContent {
+    /// A `ImageContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ImageContent {
@@ -18679,6 +19716,19 @@ impl serde::Serialize for AudioContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl AudioContent {
+    /// A `AudioContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for AudioContent {
@@ -18847,6 +19897,23 @@ impl serde::Serialize for ToolUseContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ToolUseContent {
+    /// A `ToolUseContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        input: __rt::JsonObject,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            input,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ToolUseContent {
@@ -19036,6 +20103,20 @@ impl serde::Serialize for ToolResultContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ToolResultContent {
+    /// A `ToolResultContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(tool_use_id: impl Into<String>, content: Vec<ContentBlock>) -> Self {
+        Self {
+            tool_use_id: tool_use_id.into(),
+            content,
+            structured_content: None,
+            is_error: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ToolResultContent {
@@ -19502,6 +20583,22 @@ impl serde::Serialize for CompleteRequestParams {
         m.end()
     }
 }
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        r#ref: CompleteRequestParamsRef,
+        argument: CompleteRequestParamsArgument,
+    ) -> Self {
+        Self {
+            meta: None,
+            r#ref,
+            argument,
+            context: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequestParams {
     fn schema_name(&self) -> &'static str {
         "CompleteRequestParams"
@@ -19803,6 +20900,17 @@ impl serde::Serialize for CompleteRequestParamsArgument {
         m.end()
     }
 }
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequestParamsArgument {
     fn schema_name(&self) -> &'static str {
         "CompleteRequestParamsArgument"
@@ -20023,6 +21131,17 @@ impl serde::Serialize for CompleteRequest {
         m.end()
     }
 }
+impl CompleteRequest {
+    /// A `CompleteRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CompleteRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequest {
     fn schema_name(&self) -> &'static str {
         "CompleteRequest"
@@ -20154,6 +21273,17 @@ impl serde::Serialize for CompleteResult {
         m.end()
     }
 }
+impl CompleteResult {
+    /// A `CompleteResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(completion: CompleteResultCompletion) -> Self {
+        Self {
+            meta: None,
+            completion,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteResult {
     fn schema_name(&self) -> &'static str {
         "CompleteResult"
@@ -20275,6 +21405,18 @@ impl serde::Serialize for CompleteResultCompletion {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(values: Vec<String>) -> Self {
+        Self {
+            values,
+            total: None,
+            has_more: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CompleteResultCompletion {
@@ -20404,6 +21546,16 @@ impl serde::Serialize for ResourceTemplateReference {
         m.end()
     }
 }
+impl ResourceTemplateReference {
+    /// A `ResourceTemplateReference` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceTemplateReference {
     fn schema_name(&self) -> &'static str {
         "ResourceTemplateReference"
@@ -20528,6 +21680,17 @@ impl serde::Serialize for PromptReference {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PromptReference {
+    /// A `PromptReference` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PromptReference {
@@ -20676,6 +21839,17 @@ impl serde::Serialize for ListRootsRequest {
         m.end()
     }
 }
+impl ListRootsRequest {
+    /// A `ListRootsRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListRootsRequest {
     fn schema_name(&self) -> &'static str {
         "ListRootsRequest"
@@ -20809,6 +21983,17 @@ impl serde::Serialize for ListRootsResult {
         m.end()
     }
 }
+impl ListRootsResult {
+    /// A `ListRootsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(roots: Vec<Root>) -> Self {
+        Self {
+            meta: None,
+            roots,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListRootsResult {
     fn schema_name(&self) -> &'static str {
         "ListRootsResult"
@@ -20928,6 +22113,18 @@ impl serde::Serialize for Root {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Root {
+    /// A `Root` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Root {
@@ -21230,6 +22427,23 @@ impl serde::Serialize for ElicitRequestFormParams {
         m.end()
     }
 }
+impl ElicitRequestFormParams {
+    /// A `ElicitRequestFormParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        message: impl Into<String>,
+        requested_schema: ElicitRequestFormParamsRequestedSchema,
+    ) -> Self {
+        Self {
+            meta: None,
+            task: None,
+            mode: false,
+            message: message.into(),
+            requested_schema,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ElicitRequestFormParams {
     fn schema_name(&self) -> &'static str {
         "ElicitRequestFormParams"
@@ -21395,6 +22609,18 @@ impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitRequestFormParamsRequestedSchema {
+    /// A `ElicitRequestFormParamsRequestedSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(properties: BTreeMap<String, PrimitiveSchemaDefinition>) -> Self {
+        Self {
+            schema: None,
+            properties,
+            required: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitRequestFormParamsRequestedSchema {
@@ -21578,6 +22804,24 @@ impl serde::Serialize for ElicitRequestURLParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitRequestURLParams {
+    /// A `ElicitRequestURLParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        message: impl Into<String>,
+        elicitation_id: impl Into<String>,
+        url: impl Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            task: None,
+            message: message.into(),
+            elicitation_id: elicitation_id.into(),
+            url: url.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitRequestURLParams {
@@ -21912,6 +23156,17 @@ impl serde::Serialize for ElicitRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitRequest {
+    /// A `ElicitRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ElicitRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitRequest {
@@ -22312,7 +23567,8 @@ impl StringSchemaFormat {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "email" => Self::Email,
             "uri" => Self::Uri,
@@ -22487,6 +23743,21 @@ impl serde::Serialize for NumberSchema {
         m.end()
     }
 }
+impl NumberSchema {
+    /// A `NumberSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#type: NumberSchemaType) -> Self {
+        Self {
+            r#type,
+            title: None,
+            description: None,
+            minimum: None,
+            maximum: None,
+            default: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for NumberSchema {
     fn schema_name(&self) -> &'static str {
         "NumberSchema"
@@ -22585,7 +23856,8 @@ impl NumberSchemaType {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "number" => Self::Number,
             "integer" => Self::Integer,
@@ -22897,6 +24169,19 @@ impl serde::Serialize for UntitledSingleSelectEnumSchema {
         m.end()
     }
 }
+impl UntitledSingleSelectEnumSchema {
+    /// A `UntitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        Self {
+            title: None,
+            description: None,
+            r#enum,
+            default: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UntitledSingleSelectEnumSchema {
     fn schema_name(&self) -> &'static str {
         "UntitledSingleSelectEnumSchema"
@@ -23064,6 +24349,19 @@ impl serde::Serialize for TitledSingleSelectEnumSchema {
         m.end()
     }
 }
+impl TitledSingleSelectEnumSchema {
+    /// A `TitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
+        Self {
+            title: None,
+            description: None,
+            one_of,
+            default: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TitledSingleSelectEnumSchema {
     fn schema_name(&self) -> &'static str {
         "TitledSingleSelectEnumSchema"
@@ -23207,6 +24505,17 @@ impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TitledSingleSelectEnumSchemaOneOfItem {
+    /// A `TitledSingleSelectEnumSchemaOneOfItem` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
+        Self {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TitledSingleSelectEnumSchemaOneOfItem {
@@ -23462,6 +24771,21 @@ impl serde::Serialize for UntitledMultiSelectEnumSchema {
         m.end()
     }
 }
+impl UntitledMultiSelectEnumSchema {
+    /// A `UntitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
+        Self {
+            title: None,
+            description: None,
+            min_items: None,
+            max_items: None,
+            items,
+            default: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UntitledMultiSelectEnumSchema {
     fn schema_name(&self) -> &'static str {
         "UntitledMultiSelectEnumSchema"
@@ -23627,6 +24951,16 @@ impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
         m.end()
     }
 }
+impl UntitledMultiSelectEnumSchemaItems {
+    /// A `UntitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        Self {
+            r#enum,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UntitledMultiSelectEnumSchemaItems {
     fn schema_name(&self) -> &'static str {
         "UntitledMultiSelectEnumSchemaItems"
@@ -23779,6 +25113,21 @@ impl serde::Serialize for TitledMultiSelectEnumSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TitledMultiSelectEnumSchema {
+    /// A `TitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(items: TitledMultiSelectEnumSchemaItems) -> Self {
+        Self {
+            title: None,
+            description: None,
+            min_items: None,
+            max_items: None,
+            items,
+            default: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TitledMultiSelectEnumSchema {
@@ -23944,6 +25293,17 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         m.end()
     }
 }
+impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
+        Self {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn schema_name(&self) -> &'static str {
         "TitledMultiSelectEnumSchemaItemsAnyOfItem"
@@ -24047,6 +25407,16 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TitledMultiSelectEnumSchemaItems {
+    /// A `TitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
+        Self {
+            any_of,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TitledMultiSelectEnumSchemaItems {
@@ -24285,6 +25655,20 @@ impl serde::Serialize for LegacyTitledEnumSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl LegacyTitledEnumSchema {
+    /// A `LegacyTitledEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        Self {
+            title: None,
+            description: None,
+            r#enum,
+            enum_names: None,
+            default: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for LegacyTitledEnumSchema {
@@ -24549,6 +25933,18 @@ impl serde::Serialize for ElicitResult {
         m.end()
     }
 }
+impl ElicitResult {
+    /// A `ElicitResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(action: ElicitResultAction) -> Self {
+        Self {
+            meta: None,
+            action,
+            content: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ElicitResult {
     fn schema_name(&self) -> &'static str {
         "ElicitResult"
@@ -24631,7 +26027,8 @@ impl ElicitResultAction {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "accept" => Self::Accept,
             "decline" => Self::Decline,
@@ -24975,6 +26372,16 @@ impl serde::Serialize for ElicitationCompleteNotification {
         m.end()
     }
 }
+impl ElicitationCompleteNotification {
+    /// A `ElicitationCompleteNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ElicitationCompleteNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ElicitationCompleteNotification {
     fn schema_name(&self) -> &'static str {
         "ElicitationCompleteNotification"
@@ -25106,6 +26513,16 @@ impl serde::Serialize for ElicitationCompleteNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitationCompleteNotificationParams {
+    /// A `ElicitationCompleteNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(elicitation_id: impl Into<String>) -> Self {
+        Self {
+            elicitation_id: elicitation_id.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitationCompleteNotificationParams {

@@ -290,6 +290,24 @@ impl serde::Serialize for RequestMetaObject {
         m.end()
     }
 }
+impl RequestMetaObject {
+    /// A `RequestMetaObject` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        io_modelcontextprotocol_protocol_version: impl Into<String>,
+        io_modelcontextprotocol_client_capabilities: ClientCapabilities,
+    ) -> Self {
+        Self {
+            progress_token: None,
+            io_modelcontextprotocol_protocol_version: io_modelcontextprotocol_protocol_version
+                .into(),
+            io_modelcontextprotocol_client_info: None,
+            io_modelcontextprotocol_client_capabilities,
+            io_modelcontextprotocol_log_level: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for RequestMetaObject {
     fn schema_name(&self) -> &'static str {
         "RequestMetaObject"
@@ -807,6 +825,16 @@ impl serde::Serialize for RequestParams {
         m.end()
     }
 }
+impl RequestParams {
+    /// A `RequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(meta: RequestMetaObject) -> Self {
+        Self {
+            meta,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for RequestParams {
     fn schema_name(&self) -> &'static str {
         "RequestParams"
@@ -910,6 +938,17 @@ impl serde::Serialize for Request {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Request {
+    /// A `Request` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Request {
@@ -1115,6 +1154,17 @@ impl serde::Serialize for Notification {
         m.end()
     }
 }
+impl Notification {
+    /// A `Notification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Notification {
     fn schema_name(&self) -> &'static str {
         "Notification"
@@ -1181,7 +1231,8 @@ impl ResultType {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "complete" => Self::Complete,
             "input_required" => Self::InputRequired,
@@ -1441,6 +1492,18 @@ impl serde::Serialize for Error {
         m.end()
     }
 }
+impl Error {
+    /// A `Error` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Error {
     fn schema_name(&self) -> &'static str {
         "Error"
@@ -1698,6 +1761,18 @@ impl serde::Serialize for JSONRPCRequest {
         m.end()
     }
 }
+impl JSONRPCRequest {
+    /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>, id: RequestId) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCRequest {
     fn schema_name(&self) -> &'static str {
         "JSONRPCRequest"
@@ -1841,6 +1916,17 @@ impl serde::Serialize for JSONRPCNotification {
         m.end()
     }
 }
+impl JSONRPCNotification {
+    /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCNotification {
     fn schema_name(&self) -> &'static str {
         "JSONRPCNotification"
@@ -1971,6 +2057,17 @@ impl serde::Serialize for JSONRPCResultResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl JSONRPCResultResponse {
+    /// A `JSONRPCResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: Result) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for JSONRPCResultResponse {
@@ -2106,6 +2203,17 @@ impl serde::Serialize for JSONRPCErrorResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl JSONRPCErrorResponse {
+    /// A `JSONRPCErrorResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(error: Error) -> Self {
+        Self {
+            id: None,
+            error,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for JSONRPCErrorResponse {
@@ -2340,6 +2448,17 @@ impl serde::Serialize for ParseError {
         m.end()
     }
 }
+impl ParseError {
+    /// A `ParseError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ParseError {
     fn schema_name(&self) -> &'static str {
         "ParseError"
@@ -2471,6 +2590,17 @@ impl serde::Serialize for InvalidRequestError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InvalidRequestError {
+    /// A `InvalidRequestError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InvalidRequestError {
@@ -2611,6 +2741,17 @@ impl serde::Serialize for MethodNotFoundError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl MethodNotFoundError {
+    /// A `MethodNotFoundError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for MethodNotFoundError {
@@ -2767,6 +2908,17 @@ impl serde::Serialize for InvalidParamsError {
         m.end()
     }
 }
+impl InvalidParamsError {
+    /// A `InvalidParamsError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for InvalidParamsError {
     fn schema_name(&self) -> &'static str {
         "InvalidParamsError"
@@ -2896,6 +3048,17 @@ impl serde::Serialize for InternalError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl InternalError {
+    /// A `InternalError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for InternalError {
@@ -3048,6 +3211,17 @@ impl serde::Serialize for HeaderMismatchError {
         m.end()
     }
 }
+impl HeaderMismatchError {
+    /// A `HeaderMismatchError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(error: HeaderMismatchErrorError) -> Self {
+        Self {
+            id: None,
+            error,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for HeaderMismatchError {
     fn schema_name(&self) -> &'static str {
         "HeaderMismatchError"
@@ -3177,6 +3351,17 @@ impl serde::Serialize for HeaderMismatchErrorError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl HeaderMismatchErrorError {
+    /// A `HeaderMismatchErrorError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for HeaderMismatchErrorError {
@@ -3319,6 +3504,17 @@ impl serde::Serialize for UnsupportedProtocolVersionError {
         m.end()
     }
 }
+impl UnsupportedProtocolVersionError {
+    /// A `UnsupportedProtocolVersionError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(error: UnsupportedProtocolVersionErrorError) -> Self {
+        Self {
+            id: None,
+            error,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UnsupportedProtocolVersionError {
     fn schema_name(&self) -> &'static str {
         "UnsupportedProtocolVersionError"
@@ -3448,6 +3644,17 @@ impl serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
         m.end()
     }
 }
+impl UnsupportedProtocolVersionErrorErrorData {
+    /// A `UnsupportedProtocolVersionErrorErrorData` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(supported: Vec<String>, requested: impl Into<String>) -> Self {
+        Self {
+            supported,
+            requested: requested.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UnsupportedProtocolVersionErrorErrorData {
     fn schema_name(&self) -> &'static str {
         "UnsupportedProtocolVersionErrorErrorData"
@@ -3568,6 +3775,20 @@ impl serde::Serialize for UnsupportedProtocolVersionErrorError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl UnsupportedProtocolVersionErrorError {
+    /// A `UnsupportedProtocolVersionErrorError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        message: impl Into<String>,
+        data: UnsupportedProtocolVersionErrorErrorData,
+    ) -> Self {
+        Self {
+            message: message.into(),
+            data,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for UnsupportedProtocolVersionErrorError {
@@ -3722,6 +3943,17 @@ impl serde::Serialize for MissingRequiredClientCapabilityError {
         m.end()
     }
 }
+impl MissingRequiredClientCapabilityError {
+    /// A `MissingRequiredClientCapabilityError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(error: MissingRequiredClientCapabilityErrorError) -> Self {
+        Self {
+            id: None,
+            error,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for MissingRequiredClientCapabilityError {
     fn schema_name(&self) -> &'static str {
         "MissingRequiredClientCapabilityError"
@@ -3855,6 +4087,16 @@ impl serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
         m.end()
     }
 }
+impl MissingRequiredClientCapabilityErrorErrorData {
+    /// A `MissingRequiredClientCapabilityErrorErrorData` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(required_capabilities: ClientCapabilities) -> Self {
+        Self {
+            required_capabilities,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for MissingRequiredClientCapabilityErrorErrorData {
     fn schema_name(&self) -> &'static str {
         "MissingRequiredClientCapabilityErrorErrorData"
@@ -3969,6 +4211,20 @@ impl serde::Serialize for MissingRequiredClientCapabilityErrorError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl MissingRequiredClientCapabilityErrorError {
+    /// A `MissingRequiredClientCapabilityErrorError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        message: impl Into<String>,
+        data: MissingRequiredClientCapabilityErrorErrorData,
+    ) -> Self {
+        Self {
+            message: message.into(),
+            data,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for MissingRequiredClientCapabilityErrorError {
@@ -4564,6 +4820,18 @@ impl serde::Serialize for InputResponseRequestParams {
         m.end()
     }
 }
+impl InputResponseRequestParams {
+    /// A `InputResponseRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(meta: RequestMetaObject) -> Self {
+        Self {
+            meta,
+            input_responses: None,
+            request_state: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for InputResponseRequestParams {
     fn schema_name(&self) -> &'static str {
         "InputResponseRequestParams"
@@ -4706,6 +4974,18 @@ impl serde::Serialize for CancelledNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(request_id: RequestId) -> Self {
+        Self {
+            meta: None,
+            request_id,
+            reason: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CancelledNotificationParams {
@@ -4858,6 +5138,16 @@ impl serde::Serialize for CancelledNotification {
         m.end()
     }
 }
+impl CancelledNotification {
+    /// A `CancelledNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CancelledNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CancelledNotification {
     fn schema_name(&self) -> &'static str {
         "CancelledNotification"
@@ -5003,6 +5293,17 @@ impl serde::Serialize for DiscoverRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl DiscoverRequest {
+    /// A `DiscoverRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: RequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for DiscoverRequest {
@@ -5211,6 +5512,27 @@ impl serde::Serialize for DiscoverResult {
         m.end()
     }
 }
+impl DiscoverResult {
+    /// A `DiscoverResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: CacheableResultCacheScope,
+        supported_versions: Vec<String>,
+        capabilities: ServerCapabilities,
+    ) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            ttl_ms,
+            cache_scope,
+            supported_versions,
+            capabilities,
+            instructions: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for DiscoverResult {
     fn schema_name(&self) -> &'static str {
         "DiscoverResult"
@@ -5395,6 +5717,17 @@ impl serde::Serialize for DiscoverResultResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl DiscoverResultResponse {
+    /// A `DiscoverResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: DiscoverResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for DiscoverResultResponse {
@@ -6557,6 +6890,19 @@ impl serde::Serialize for Icon {
         m.end()
     }
 }
+impl Icon {
+    /// A `Icon` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(src: impl Into<String>) -> Self {
+        Self {
+            src: src.into(),
+            mime_type: None,
+            sizes: None,
+            theme: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Icon {
     fn schema_name(&self) -> &'static str {
         "Icon"
@@ -6639,7 +6985,8 @@ impl IconTheme {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "light" => Self::Light,
             "dark" => Self::Dark,
@@ -6886,6 +7233,17 @@ impl serde::Serialize for BaseMetadata {
         m.end()
     }
 }
+impl BaseMetadata {
+    /// A `BaseMetadata` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for BaseMetadata {
     fn schema_name(&self) -> &'static str {
         "BaseMetadata"
@@ -7043,6 +7401,21 @@ impl serde::Serialize for Implementation {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Implementation {
+    /// A `Implementation` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            version: version.into(),
+            description: None,
+            website_url: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Implementation {
@@ -7223,6 +7596,20 @@ impl serde::Serialize for ProgressNotificationParams {
         m.end()
     }
 }
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
+        Self {
+            meta: None,
+            progress_token,
+            progress,
+            total: None,
+            message: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressNotificationParams {
     fn schema_name(&self) -> &'static str {
         "ProgressNotificationParams"
@@ -7385,6 +7772,16 @@ impl serde::Serialize for ProgressNotification {
         m.end()
     }
 }
+impl ProgressNotification {
+    /// A `ProgressNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ProgressNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressNotification {
     fn schema_name(&self) -> &'static str {
         "ProgressNotification"
@@ -7512,6 +7909,17 @@ impl serde::Serialize for PaginatedRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PaginatedRequestParams {
+    /// A `PaginatedRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(meta: RequestMetaObject) -> Self {
+        Self {
+            meta,
+            cursor: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PaginatedRequestParams {
@@ -7644,6 +8052,22 @@ impl serde::Serialize for PaginatedRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PaginatedRequest {
+    /// A `PaginatedRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        method: impl Into<String>,
+        params: PaginatedRequestParams,
+        id: RequestId,
+    ) -> Self {
+        Self {
+            method: method.into(),
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PaginatedRequest {
@@ -7959,6 +8383,19 @@ impl serde::Serialize for CacheableResult {
         m.end()
     }
 }
+impl CacheableResult {
+    /// A `CacheableResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(ttl_ms: i64, cache_scope: CacheableResultCacheScope) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            ttl_ms,
+            cache_scope,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CacheableResult {
     fn schema_name(&self) -> &'static str {
         "CacheableResult"
@@ -8049,7 +8486,8 @@ impl CacheableResultCacheScope {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "public" => Self::Public,
             "private" => Self::Private,
@@ -8218,6 +8656,17 @@ impl serde::Serialize for ListResourcesRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ListResourcesRequest {
+    /// A `ListResourcesRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: PaginatedRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ListResourcesRequest {
@@ -8417,6 +8866,25 @@ impl serde::Serialize for ListResourcesResult {
         m.end()
     }
 }
+impl ListResourcesResult {
+    /// A `ListResourcesResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: CacheableResultCacheScope,
+        resources: Vec<Resource>,
+    ) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            next_cursor: None,
+            ttl_ms,
+            cache_scope,
+            resources,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourcesResult {
     fn schema_name(&self) -> &'static str {
         "ListResourcesResult"
@@ -8590,6 +9058,17 @@ impl serde::Serialize for ListResourcesResultResponse {
         m.end()
     }
 }
+impl ListResourcesResultResponse {
+    /// A `ListResourcesResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: ListResourcesResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourcesResultResponse {
     fn schema_name(&self) -> &'static str {
         "ListResourcesResultResponse"
@@ -8734,6 +9213,17 @@ impl serde::Serialize for ListResourceTemplatesRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ListResourceTemplatesRequest {
+    /// A `ListResourceTemplatesRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: PaginatedRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ListResourceTemplatesRequest {
@@ -8939,6 +9429,25 @@ impl serde::Serialize for ListResourceTemplatesResult {
         m.end()
     }
 }
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: CacheableResultCacheScope,
+        resource_templates: Vec<ResourceTemplate>,
+    ) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            next_cursor: None,
+            ttl_ms,
+            cache_scope,
+            resource_templates,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourceTemplatesResult {
     fn schema_name(&self) -> &'static str {
         "ListResourceTemplatesResult"
@@ -9115,6 +9624,17 @@ impl serde::Serialize for ListResourceTemplatesResultResponse {
         m.end()
     }
 }
+impl ListResourceTemplatesResultResponse {
+    /// A `ListResourceTemplatesResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: ListResourceTemplatesResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListResourceTemplatesResultResponse {
     fn schema_name(&self) -> &'static str {
         "ListResourceTemplatesResultResponse"
@@ -9243,6 +9763,17 @@ impl serde::Serialize for ResourceRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceRequestParams {
+    /// A `ResourceRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
+        Self {
+            meta,
+            uri: uri.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceRequestParams {
@@ -9384,6 +9915,19 @@ impl serde::Serialize for ReadResourceRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
+        Self {
+            meta,
+            uri: uri.into(),
+            input_responses: None,
+            request_state: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ReadResourceRequestParams {
@@ -9549,6 +10093,17 @@ impl serde::Serialize for ReadResourceRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ReadResourceRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ReadResourceRequest {
@@ -9735,6 +10290,24 @@ impl serde::Serialize for ReadResourceResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ReadResourceResult {
+    /// A `ReadResourceResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: CacheableResultCacheScope,
+        contents: Vec<ReadResourceResultContentsItem>,
+    ) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            ttl_ms,
+            cache_scope,
+            contents,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ReadResourceResult {
@@ -10003,6 +10576,17 @@ impl serde::Serialize for ReadResourceResultResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ReadResourceResultResponse {
+    /// A `ReadResourceResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: ReadResourceResultResponseResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ReadResourceResultResponse {
@@ -10589,6 +11173,17 @@ impl serde::Serialize for SubscriptionsListenRequestParams {
         m.end()
     }
 }
+impl SubscriptionsListenRequestParams {
+    /// A `SubscriptionsListenRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(meta: RequestMetaObject, notifications: SubscriptionFilter) -> Self {
+        Self {
+            meta,
+            notifications,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SubscriptionsListenRequestParams {
     fn schema_name(&self) -> &'static str {
         "SubscriptionsListenRequestParams"
@@ -10735,6 +11330,17 @@ impl serde::Serialize for SubscriptionsListenRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SubscriptionsListenRequest {
+    /// A `SubscriptionsListenRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: SubscriptionsListenRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SubscriptionsListenRequest {
@@ -10921,6 +11527,17 @@ impl serde::Serialize for SubscriptionsListenResultMetaObject {
         m.end()
     }
 }
+impl SubscriptionsListenResultMetaObject {
+    /// A `SubscriptionsListenResultMetaObject` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(io_modelcontextprotocol_subscription_id: RequestId) -> Self {
+        Self {
+            io_modelcontextprotocol_server_info: None,
+            io_modelcontextprotocol_subscription_id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SubscriptionsListenResultMetaObject {
     fn schema_name(&self) -> &'static str {
         "SubscriptionsListenResultMetaObject"
@@ -11058,6 +11675,17 @@ impl serde::Serialize for SubscriptionsListenResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SubscriptionsListenResult {
+    /// A `SubscriptionsListenResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(meta: SubscriptionsListenResultMetaObject) -> Self {
+        Self {
+            meta,
+            result_type: Some(ResultType::from_wire("complete")),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SubscriptionsListenResult {
@@ -11199,6 +11827,17 @@ impl serde::Serialize for SubscriptionsListenResultResponse {
         m.end()
     }
 }
+impl SubscriptionsListenResultResponse {
+    /// A `SubscriptionsListenResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: SubscriptionsListenResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SubscriptionsListenResultResponse {
     fn schema_name(&self) -> &'static str {
         "SubscriptionsListenResultResponse"
@@ -11328,6 +11967,17 @@ impl serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SubscriptionsAcknowledgedNotificationParams {
+    /// A `SubscriptionsAcknowledgedNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(notifications: SubscriptionFilter) -> Self {
+        Self {
+            meta: None,
+            notifications,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SubscriptionsAcknowledgedNotificationParams {
@@ -11478,6 +12128,16 @@ impl serde::Serialize for SubscriptionsAcknowledgedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SubscriptionsAcknowledgedNotification {
+    /// A `SubscriptionsAcknowledgedNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: SubscriptionsAcknowledgedNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SubscriptionsAcknowledgedNotification {
@@ -11636,6 +12296,17 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
         m.end()
     }
 }
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceUpdatedNotificationParams {
     fn schema_name(&self) -> &'static str {
         "ResourceUpdatedNotificationParams"
@@ -11770,6 +12441,16 @@ impl serde::Serialize for ResourceUpdatedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceUpdatedNotification {
@@ -11978,6 +12659,24 @@ impl serde::Serialize for Resource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Resource {
+    /// A `Resource` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            uri: uri.into(),
+            description: None,
+            mime_type: None,
+            annotations: None,
+            size: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Resource {
@@ -12223,6 +12922,23 @@ impl serde::Serialize for ResourceTemplate {
         m.end()
     }
 }
+impl ResourceTemplate {
+    /// A `ResourceTemplate` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, uri_template: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            uri_template: uri_template.into(),
+            description: None,
+            mime_type: None,
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceTemplate {
     fn schema_name(&self) -> &'static str {
         "ResourceTemplate"
@@ -12402,6 +13118,18 @@ impl serde::Serialize for ResourceContents {
         m.end()
     }
 }
+impl ResourceContents {
+    /// A `ResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceContents {
     fn schema_name(&self) -> &'static str {
         "ResourceContents"
@@ -12538,6 +13266,19 @@ impl serde::Serialize for TextResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TextResourceContents {
+    /// A `TextResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+            text: text.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TextResourceContents {
@@ -12693,6 +13434,19 @@ impl serde::Serialize for BlobResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl BlobResourceContents {
+    /// A `BlobResourceContents` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            mime_type: None,
+            meta: None,
+            blob: blob.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for BlobResourceContents {
@@ -12854,6 +13608,17 @@ impl serde::Serialize for ListPromptsRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ListPromptsRequest {
+    /// A `ListPromptsRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: PaginatedRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ListPromptsRequest {
@@ -13050,6 +13815,25 @@ impl serde::Serialize for ListPromptsResult {
         m.end()
     }
 }
+impl ListPromptsResult {
+    /// A `ListPromptsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: CacheableResultCacheScope,
+        prompts: Vec<Prompt>,
+    ) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            next_cursor: None,
+            ttl_ms,
+            cache_scope,
+            prompts,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListPromptsResult {
     fn schema_name(&self) -> &'static str {
         "ListPromptsResult"
@@ -13223,6 +14007,17 @@ impl serde::Serialize for ListPromptsResultResponse {
         m.end()
     }
 }
+impl ListPromptsResultResponse {
+    /// A `ListPromptsResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: ListPromptsResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListPromptsResultResponse {
     fn schema_name(&self) -> &'static str {
         "ListPromptsResultResponse"
@@ -13370,6 +14165,20 @@ impl serde::Serialize for GetPromptRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
+        Self {
+            meta,
+            input_responses: None,
+            request_state: None,
+            name: name.into(),
+            arguments: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetPromptRequestParams {
@@ -13540,6 +14349,17 @@ impl serde::Serialize for GetPromptRequest {
         m.end()
     }
 }
+impl GetPromptRequest {
+    /// A `GetPromptRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: GetPromptRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for GetPromptRequest {
     fn schema_name(&self) -> &'static str {
         "GetPromptRequest"
@@ -13701,6 +14521,19 @@ impl serde::Serialize for GetPromptResult {
         m.end()
     }
 }
+impl GetPromptResult {
+    /// A `GetPromptResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(messages: Vec<PromptMessage>) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            description: None,
+            messages,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for GetPromptResult {
     fn schema_name(&self) -> &'static str {
         "GetPromptResult"
@@ -13846,6 +14679,17 @@ impl serde::Serialize for GetPromptResultResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl GetPromptResultResponse {
+    /// A `GetPromptResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: GetPromptResultResponseResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for GetPromptResultResponse {
@@ -14154,6 +14998,21 @@ impl serde::Serialize for Prompt {
         m.end()
     }
 }
+impl Prompt {
+    /// A `Prompt` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            description: None,
+            arguments: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Prompt {
     fn schema_name(&self) -> &'static str {
         "Prompt"
@@ -14320,6 +15179,19 @@ impl serde::Serialize for PromptArgument {
         m.end()
     }
 }
+impl PromptArgument {
+    /// A `PromptArgument` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: None,
+            required: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for PromptArgument {
     fn schema_name(&self) -> &'static str {
         "PromptArgument"
@@ -14400,7 +15272,8 @@ impl Role {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "user" => Self::User,
             "assistant" => Self::Assistant,
@@ -14536,6 +15409,17 @@ impl serde::Serialize for PromptMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PromptMessage {
+    /// A `PromptMessage` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(role: Role, content: ContentBlock) -> Self {
+        Self {
+            role,
+            content,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PromptMessage {
@@ -14736,6 +15620,24 @@ impl serde::Serialize for ResourceLink {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ResourceLink {
+    /// A `ResourceLink` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            uri: uri.into(),
+            description: None,
+            mime_type: None,
+            annotations: None,
+            size: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ResourceLink {
@@ -14946,6 +15848,18 @@ impl serde::Serialize for EmbeddedResource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl EmbeddedResource {
+    /// A `EmbeddedResource` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(resource: EmbeddedResourceResource) -> Self {
+        Self {
+            resource,
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for EmbeddedResource {
@@ -15339,6 +16253,17 @@ impl serde::Serialize for ListToolsRequest {
         m.end()
     }
 }
+impl ListToolsRequest {
+    /// A `ListToolsRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: PaginatedRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListToolsRequest {
     fn schema_name(&self) -> &'static str {
         "ListToolsRequest"
@@ -15531,6 +16456,25 @@ impl serde::Serialize for ListToolsResult {
         m.end()
     }
 }
+impl ListToolsResult {
+    /// A `ListToolsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        ttl_ms: i64,
+        cache_scope: CacheableResultCacheScope,
+        tools: Vec<Tool>,
+    ) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            next_cursor: None,
+            ttl_ms,
+            cache_scope,
+            tools,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListToolsResult {
     fn schema_name(&self) -> &'static str {
         "ListToolsResult"
@@ -15702,6 +16646,17 @@ impl serde::Serialize for ListToolsResultResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ListToolsResultResponse {
+    /// A `ListToolsResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: ListToolsResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ListToolsResultResponse {
@@ -15884,6 +16839,20 @@ impl serde::Serialize for CallToolResult {
         m.end()
     }
 }
+impl CallToolResult {
+    /// A `CallToolResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(content: Vec<ContentBlock>) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            content,
+            structured_content: None,
+            is_error: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CallToolResult {
     fn schema_name(&self) -> &'static str {
         "CallToolResult"
@@ -16041,6 +17010,17 @@ impl serde::Serialize for CallToolResultResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CallToolResultResponse {
+    /// A `CallToolResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: CallToolResultResponseResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CallToolResultResponse {
@@ -16337,6 +17317,20 @@ impl serde::Serialize for CallToolRequestParams {
         m.end()
     }
 }
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
+        Self {
+            meta,
+            input_responses: None,
+            request_state: None,
+            name: name.into(),
+            arguments: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CallToolRequestParams {
     fn schema_name(&self) -> &'static str {
         "CallToolRequestParams"
@@ -16503,6 +17497,17 @@ impl serde::Serialize for CallToolRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CallToolRequest {
+    /// A `CallToolRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CallToolRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CallToolRequest {
@@ -17070,6 +18075,23 @@ impl serde::Serialize for Tool {
         m.end()
     }
 }
+impl Tool {
+    /// A `Tool` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            icons: None,
+            description: None,
+            input_schema,
+            output_schema: None,
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Tool {
     fn schema_name(&self) -> &'static str {
         "Tool"
@@ -17451,6 +18473,19 @@ impl serde::Serialize for LoggingMessageNotificationParams {
         m.end()
     }
 }
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(level: LoggingLevel, data: serde_json::Value) -> Self {
+        Self {
+            meta: None,
+            level,
+            logger: None,
+            data,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for LoggingMessageNotificationParams {
     fn schema_name(&self) -> &'static str {
         "LoggingMessageNotificationParams"
@@ -17605,6 +18640,16 @@ impl serde::Serialize for LoggingMessageNotification {
         m.end()
     }
 }
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: LoggingMessageNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for LoggingMessageNotification {
     fn schema_name(&self) -> &'static str {
         "LoggingMessageNotification"
@@ -17712,7 +18757,8 @@ impl LoggingLevel {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "debug" => Self::Debug,
             "info" => Self::Info,
@@ -17959,6 +19005,25 @@ impl serde::Serialize for CreateMessageRequestParams {
         m.end()
     }
 }
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
+        Self {
+            messages,
+            model_preferences: None,
+            system_prompt: None,
+            include_context: None,
+            temperature: None,
+            max_tokens,
+            stop_sequences: None,
+            metadata: None,
+            tools: None,
+            tool_choice: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageRequestParams {
     fn schema_name(&self) -> &'static str {
         "CreateMessageRequestParams"
@@ -18103,7 +19168,8 @@ impl CreateMessageRequestParamsIncludeContext {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "none" => Self::None,
             "thisServer" => Self::ThisServer,
@@ -18302,7 +19368,8 @@ impl ToolChoiceMode {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "auto" => Self::Auto,
             "required" => Self::Required,
@@ -18459,6 +19526,16 @@ impl serde::Serialize for CreateMessageRequest {
         m.end()
     }
 }
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CreateMessageRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageRequest {
     fn schema_name(&self) -> &'static str {
         "CreateMessageRequest"
@@ -18610,6 +19687,24 @@ impl serde::Serialize for CreateMessageResult {
         m.end()
     }
 }
+impl CreateMessageResult {
+    /// A `CreateMessageResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        role: Role,
+        content: SamplingMessageContent,
+        model: impl Into<String>,
+    ) -> Self {
+        Self {
+            role,
+            content,
+            meta: None,
+            model: model.into(),
+            stop_reason: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CreateMessageResult {
     fn schema_name(&self) -> &'static str {
         "CreateMessageResult"
@@ -18712,7 +19807,8 @@ impl CreateMessageResultStopReason {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "endTurn" => Self::EndTurn,
             "stopSequence" => Self::StopSequence,
@@ -18857,6 +19953,18 @@ impl serde::Serialize for SamplingMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl SamplingMessage {
+    /// A `SamplingMessage` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(role: Role, content: SamplingMessageContent) -> Self {
+        Self {
+            role,
+            content,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for SamplingMessage {
@@ -19650,6 +20758,18 @@ impl serde::Serialize for TextContent {
         m.end()
     }
 }
+impl TextContent {
+    /// A `TextContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TextContent {
     fn schema_name(&self) -> &'static str {
         "TextContent"
@@ -19800,6 +20920,19 @@ impl serde::Serialize for ImageContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ImageContent {
+    /// A `ImageContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ImageContent {
@@ -19966,6 +21099,19 @@ impl serde::Serialize for AudioContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl AudioContent {
+    /// A `AudioContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for AudioContent {
@@ -20136,6 +21282,23 @@ impl serde::Serialize for ToolUseContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ToolUseContent {
+    /// A `ToolUseContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        input: __rt::JsonObject,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            input,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ToolUseContent {
@@ -20332,6 +21495,20 @@ impl serde::Serialize for ToolResultContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ToolResultContent {
+    /// A `ToolResultContent` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(tool_use_id: impl Into<String>, content: Vec<ContentBlock>) -> Self {
+        Self {
+            tool_use_id: tool_use_id.into(),
+            content,
+            structured_content: None,
+            is_error: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ToolResultContent {
@@ -20806,6 +21983,23 @@ impl serde::Serialize for CompleteRequestParams {
         m.end()
     }
 }
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        meta: RequestMetaObject,
+        r#ref: CompleteRequestParamsRef,
+        argument: CompleteRequestParamsArgument,
+    ) -> Self {
+        Self {
+            meta,
+            r#ref,
+            argument,
+            context: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequestParams {
     fn schema_name(&self) -> &'static str {
         "CompleteRequestParams"
@@ -21113,6 +22307,17 @@ impl serde::Serialize for CompleteRequestParamsArgument {
         m.end()
     }
 }
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequestParamsArgument {
     fn schema_name(&self) -> &'static str {
         "CompleteRequestParamsArgument"
@@ -21336,6 +22541,17 @@ impl serde::Serialize for CompleteRequest {
         m.end()
     }
 }
+impl CompleteRequest {
+    /// A `CompleteRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: CompleteRequestParams, id: RequestId) -> Self {
+        Self {
+            params,
+            id,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteRequest {
     fn schema_name(&self) -> &'static str {
         "CompleteRequest"
@@ -21490,6 +22706,18 @@ impl serde::Serialize for CompleteResult {
         m.end()
     }
 }
+impl CompleteResult {
+    /// A `CompleteResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(completion: CompleteResultCompletion) -> Self {
+        Self {
+            meta: None,
+            result_type: Some(ResultType::from_wire("complete")),
+            completion,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteResult {
     fn schema_name(&self) -> &'static str {
         "CompleteResult"
@@ -21629,6 +22857,18 @@ impl serde::Serialize for CompleteResultCompletion {
         m.end()
     }
 }
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(values: Vec<String>) -> Self {
+        Self {
+            values,
+            total: None,
+            has_more: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteResultCompletion {
     fn schema_name(&self) -> &'static str {
         "CompleteResultCompletion"
@@ -21762,6 +23002,17 @@ impl serde::Serialize for CompleteResultResponse {
         m.end()
     }
 }
+impl CompleteResultResponse {
+    /// A `CompleteResultResponse` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: RequestId, result: CompleteResult) -> Self {
+        Self {
+            id,
+            result,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CompleteResultResponse {
     fn schema_name(&self) -> &'static str {
         "CompleteResultResponse"
@@ -21892,6 +23143,16 @@ impl serde::Serialize for ResourceTemplateReference {
         m.end()
     }
 }
+impl ResourceTemplateReference {
+    /// A `ResourceTemplateReference` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ResourceTemplateReference {
     fn schema_name(&self) -> &'static str {
         "ResourceTemplateReference"
@@ -22016,6 +23277,17 @@ impl serde::Serialize for PromptReference {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PromptReference {
+    /// A `PromptReference` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PromptReference {
@@ -22353,6 +23625,16 @@ impl serde::Serialize for ListRootsResult {
         m.end()
     }
 }
+impl ListRootsResult {
+    /// A `ListRootsResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(roots: Vec<Root>) -> Self {
+        Self {
+            roots,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ListRootsResult {
     fn schema_name(&self) -> &'static str {
         "ListRootsResult"
@@ -22463,6 +23745,18 @@ impl serde::Serialize for Root {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Root {
+    /// A `Root` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: None,
+            meta: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Root {
@@ -22603,6 +23897,21 @@ impl serde::Serialize for ElicitRequestFormParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitRequestFormParams {
+    /// A `ElicitRequestFormParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        message: impl Into<String>,
+        requested_schema: ElicitRequestFormParamsRequestedSchema,
+    ) -> Self {
+        Self {
+            mode: false,
+            message: message.into(),
+            requested_schema,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitRequestFormParams {
@@ -22746,6 +24055,18 @@ impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitRequestFormParamsRequestedSchema {
+    /// A `ElicitRequestFormParamsRequestedSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(properties: BTreeMap<String, PrimitiveSchemaDefinition>) -> Self {
+        Self {
+            schema: None,
+            properties,
+            required: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitRequestFormParamsRequestedSchema {
@@ -22902,6 +24223,17 @@ impl serde::Serialize for ElicitRequestURLParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitRequestURLParams {
+    /// A `ElicitRequestURLParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(message: impl Into<String>, url: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            url: url.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitRequestURLParams {
@@ -23186,6 +24518,16 @@ impl serde::Serialize for ElicitRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ElicitRequest {
+    /// A `ElicitRequest` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ElicitRequestParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ElicitRequest {
@@ -23563,7 +24905,8 @@ impl StringSchemaFormat {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "email" => Self::Email,
             "uri" => Self::Uri,
@@ -23740,6 +25083,21 @@ impl serde::Serialize for NumberSchema {
         m.end()
     }
 }
+impl NumberSchema {
+    /// A `NumberSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#type: NumberSchemaType) -> Self {
+        Self {
+            r#type,
+            title: None,
+            description: None,
+            minimum: None,
+            maximum: None,
+            default: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for NumberSchema {
     fn schema_name(&self) -> &'static str {
         "NumberSchema"
@@ -23838,7 +25196,8 @@ impl NumberSchemaType {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "number" => Self::Number,
             "integer" => Self::Integer,
@@ -24155,6 +25514,19 @@ impl serde::Serialize for UntitledSingleSelectEnumSchema {
         m.end()
     }
 }
+impl UntitledSingleSelectEnumSchema {
+    /// A `UntitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        Self {
+            title: None,
+            description: None,
+            r#enum,
+            default: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UntitledSingleSelectEnumSchema {
     fn schema_name(&self) -> &'static str {
         "UntitledSingleSelectEnumSchema"
@@ -24325,6 +25697,19 @@ impl serde::Serialize for TitledSingleSelectEnumSchema {
         m.end()
     }
 }
+impl TitledSingleSelectEnumSchema {
+    /// A `TitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
+        Self {
+            title: None,
+            description: None,
+            one_of,
+            default: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TitledSingleSelectEnumSchema {
     fn schema_name(&self) -> &'static str {
         "TitledSingleSelectEnumSchema"
@@ -24468,6 +25853,17 @@ impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TitledSingleSelectEnumSchemaOneOfItem {
+    /// A `TitledSingleSelectEnumSchemaOneOfItem` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
+        Self {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TitledSingleSelectEnumSchemaOneOfItem {
@@ -24726,6 +26122,21 @@ impl serde::Serialize for UntitledMultiSelectEnumSchema {
         m.end()
     }
 }
+impl UntitledMultiSelectEnumSchema {
+    /// A `UntitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
+        Self {
+            title: None,
+            description: None,
+            min_items: None,
+            max_items: None,
+            items,
+            default: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UntitledMultiSelectEnumSchema {
     fn schema_name(&self) -> &'static str {
         "UntitledMultiSelectEnumSchema"
@@ -24891,6 +26302,16 @@ impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
         m.end()
     }
 }
+impl UntitledMultiSelectEnumSchemaItems {
+    /// A `UntitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        Self {
+            r#enum,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for UntitledMultiSelectEnumSchemaItems {
     fn schema_name(&self) -> &'static str {
         "UntitledMultiSelectEnumSchemaItems"
@@ -25046,6 +26467,21 @@ impl serde::Serialize for TitledMultiSelectEnumSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TitledMultiSelectEnumSchema {
+    /// A `TitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(items: TitledMultiSelectEnumSchemaItems) -> Self {
+        Self {
+            title: None,
+            description: None,
+            min_items: None,
+            max_items: None,
+            items,
+            default: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TitledMultiSelectEnumSchema {
@@ -25211,6 +26647,17 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         m.end()
     }
 }
+impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
+        Self {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn schema_name(&self) -> &'static str {
         "TitledMultiSelectEnumSchemaItemsAnyOfItem"
@@ -25314,6 +26761,16 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl TitledMultiSelectEnumSchemaItems {
+    /// A `TitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
+        Self {
+            any_of,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for TitledMultiSelectEnumSchemaItems {
@@ -25552,6 +27009,20 @@ impl serde::Serialize for LegacyTitledEnumSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl LegacyTitledEnumSchema {
+    /// A `LegacyTitledEnumSchema` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(r#enum: Vec<String>) -> Self {
+        Self {
+            title: None,
+            description: None,
+            r#enum,
+            enum_names: None,
+            default: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for LegacyTitledEnumSchema {
@@ -25817,6 +27288,17 @@ impl serde::Serialize for ElicitResult {
         m.end()
     }
 }
+impl ElicitResult {
+    /// A `ElicitResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(action: ElicitResultAction) -> Self {
+        Self {
+            action,
+            content: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ElicitResult {
     fn schema_name(&self) -> &'static str {
         "ElicitResult"
@@ -25889,7 +27371,8 @@ impl ElicitResultAction {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "accept" => Self::Accept,
             "decline" => Self::Decline,

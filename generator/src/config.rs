@@ -120,6 +120,9 @@ pub struct LenientField {
     #[serde(rename = "type")]
     pub type_name: String,
     pub field: String,
+    /// The value constructors (`new`) write, for a string-enum field.
+    #[serde(default)]
+    pub write: Option<String>,
     pub reason: String,
 }
 

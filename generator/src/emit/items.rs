@@ -398,6 +398,7 @@ impl<'a> Ctx<'a> {
                 Ok(out)
             }
         };
+        let constructor = self.constructor(item, s);
         let derive_default = if all_default { quote! { Default, } } else { quote! {} };
         let schema_doc = format!(" Reads and writes `{name_str}` objects; see [`__p::Builder`].");
         quote! {
@@ -447,6 +448,8 @@ impl<'a> Ctx<'a> {
                 }
             }
 
+            #constructor
+
             impl __rt::SchemaType for #name {
                 fn schema_name(&self) -> &'static str { #name_str }
             }
@@ -457,6 +460,55 @@ impl<'a> Ctx<'a> {
                 }
                 fn fits(v: &serde_json::Value) -> Option<u32> {
                     __p::fits_object(v, &[#(#required_keys),*], &[#(#score_lits),*])
+                }
+            }
+        }
+    }
+
+    /// `new` with the required fields as arguments; optional fields absent (or, for a lenient field with a
+    /// configured value, that value). Not generated when nothing is required: `Default` does that job.
+    fn constructor(&self, item: &Item, s: &Struct) -> TokenStream {
+        let name = type_ident(&item.name);
+        let mut params = Vec::new();
+        let mut inits = Vec::new();
+        for f in s.fields.iter().filter(|f| !f.never) {
+            let ident = format_ident!("{}", field_rust_name(self.config, &item.name, &f.name));
+            if f.literal.is_some() {
+                if f.optional {
+                    inits.push(quote! { #ident: false });
+                }
+                continue;
+            }
+            if !f.optional {
+                let ty = self.member_ty(&item.name, &f.ty);
+                if matches!(f.ty, Ty::String) {
+                    params.push(quote! { #ident: impl Into<String> });
+                    inits.push(quote! { #ident: #ident.into() });
+                } else {
+                    params.push(quote! { #ident: #ty });
+                    inits.push(quote! { #ident });
+                }
+                continue;
+            }
+            let written = f.lenient.then(|| self.config.lenient_fields.iter().find(|l| l.field == f.name).and_then(|l| l.write.clone())).flatten();
+            match (written, &f.ty) {
+                (Some(v), Ty::Named(r)) if matches!(self.space.item(r).map(|i| &i.kind), Some(ItemKind::StringEnum(_))) => {
+                    let ty = self.rust_ty(&f.ty);
+                    inits.push(quote! { #ident: Some(#ty::from_wire(#v)) });
+                }
+                _ => inits.push(quote! { #ident: None }),
+            }
+        }
+        if params.is_empty() {
+            return quote! {};
+        }
+        let doc = format!(" A `{}` with its required fields; the optional ones are absent.", item.name);
+        quote! {
+            impl #name {
+                #[doc = #doc]
+                #[allow(clippy::too_many_arguments)]
+                pub fn new(#(#params),*) -> Self {
+                    Self { #(#inits,)* extra: Default::default() }
                 }
             }
         }
@@ -496,7 +548,8 @@ impl<'a> Ctx<'a> {
                     }
                 }
 
-                fn from_wire(s: &str) -> Self {
+                /// The variant for a wire value (`Other` for one the schema does not name).
+                pub fn from_wire(s: &str) -> Self {
                     match s {
                         #( #values => Self::#variants, )*
                         other => Self::Other(other.to_string()),

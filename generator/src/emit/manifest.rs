@@ -35,6 +35,7 @@ pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
         #![forbid(unsafe_code)]
 
         pub mod runtime;
+        pub mod shortcuts;
         pub mod validate;
         #(#mods)*
         #latest

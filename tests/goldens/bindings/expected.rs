@@ -70,6 +70,17 @@ impl serde::Serialize for Envelope {
         m.end()
     }
 }
+impl Envelope {
+    /// A `Envelope` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(body: AnyJson) -> Self {
+        Self {
+            body,
+            extras: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Envelope {
     fn schema_name(&self) -> &'static str {
         "Envelope"

@@ -110,6 +110,20 @@ impl serde::Serialize for Position {
         m.end()
     }
 }
+impl Position {
+    /// A `Position` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(latitude: serde_json::Number) -> Self {
+        Self {
+            latitude,
+            tiles: None,
+            trail: None,
+            title: None,
+            elevation: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Position {
     fn schema_name(&self) -> &'static str {
         "Position"
@@ -244,6 +258,17 @@ impl serde::Serialize for Marker {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Marker {
+    /// A `Marker` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(at: Position, label: impl Into<String>) -> Self {
+        Self {
+            at,
+            label: label.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Marker {

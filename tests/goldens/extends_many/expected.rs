@@ -62,6 +62,16 @@ impl serde::Serialize for Named {
         m.end()
     }
 }
+impl Named {
+    /// A `Named` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Named {
     fn schema_name(&self) -> &'static str {
         "Named"
@@ -236,6 +246,16 @@ impl serde::Serialize for Coloured {
         m.end()
     }
 }
+impl Coloured {
+    /// A `Coloured` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(colour: impl Into<String>) -> Self {
+        Self {
+            colour: colour.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Coloured {
     fn schema_name(&self) -> &'static str {
         "Coloured"
@@ -337,6 +357,19 @@ impl serde::Serialize for Lamp {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Lamp {
+    /// A `Lamp` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>, colour: impl Into<String>, watts: i64) -> Self {
+        Self {
+            name: name.into(),
+            enabled: None,
+            colour: colour.into(),
+            watts,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Lamp {

@@ -78,6 +78,23 @@ impl serde::Serialize for Parcel {
         m.end()
     }
 }
+impl Parcel {
+    /// A `Parcel` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        sender: impl Into<String>,
+        recipient: impl Into<String>,
+        weight: i64,
+    ) -> Self {
+        Self {
+            sender: sender.into(),
+            recipient: recipient.into(),
+            weight,
+            fragile: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Parcel {
     fn schema_name(&self) -> &'static str {
         "Parcel"
@@ -203,6 +220,18 @@ impl serde::Serialize for Sample {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Sample {
+    /// A `Sample` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(weight: i64, scale: impl Into<String>) -> Self {
+        Self {
+            weight,
+            fragile: None,
+            scale: scale.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Sample {

@@ -69,6 +69,16 @@ impl serde::Serialize for Verdict {
         m.end()
     }
 }
+impl Verdict {
+    /// A `Verdict` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(score: i64) -> Self {
+        Self {
+            score,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Verdict {
     fn schema_name(&self) -> &'static str {
         "Verdict"

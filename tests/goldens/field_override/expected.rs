@@ -76,6 +76,18 @@ impl serde::Serialize for Shape {
         m.end()
     }
 }
+impl Shape {
+    /// A `Shape` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(kind: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            corners: None,
+            colour: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Shape {
     fn schema_name(&self) -> &'static str {
         "Shape"
@@ -200,6 +212,17 @@ impl serde::Serialize for Triangle {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Triangle {
+    /// A `Triangle` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(corners: i64) -> Self {
+        Self {
+            corners,
+            colour: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Triangle {

@@ -74,6 +74,16 @@ impl serde::Serialize for Versioned {
         m.end()
     }
 }
+impl Versioned {
+    /// A `Versioned` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(body: impl Into<String>) -> Self {
+        Self {
+            body: body.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Versioned {
     fn schema_name(&self) -> &'static str {
         "Versioned"

@@ -69,6 +69,17 @@ impl serde::Serialize for Widget {
         m.end()
     }
 }
+impl Widget {
+    /// A `Widget` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            size: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Widget {
     fn schema_name(&self) -> &'static str {
         "Widget"
@@ -130,7 +141,8 @@ impl Colour {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "red" => Self::Red,
             "green" => Self::Green,

@@ -80,6 +80,23 @@ impl serde::Serialize for FancyWidget {
         m.end()
     }
 }
+impl FancyWidget {
+    /// A `FancyWidget` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: impl Into<String>,
+        hue: crate::imports_core::Colour,
+        sparkle: bool,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            size: None,
+            hue,
+            sparkle,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for FancyWidget {
     fn schema_name(&self) -> &'static str {
         "FancyWidget"
@@ -192,6 +209,16 @@ impl serde::Serialize for Shelf {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Shelf {
+    /// A `Shelf` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(widgets: Vec<crate::imports_core::Widget>) -> Self {
+        Self {
+            widgets,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Shelf {

@@ -63,6 +63,16 @@ impl serde::Serialize for Loose {
         m.end()
     }
 }
+impl Loose {
+    /// A `Loose` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Loose {
     fn schema_name(&self) -> &'static str {
         "Loose"
@@ -147,6 +157,16 @@ impl serde::Serialize for Counts {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Counts {
+    /// A `Counts` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(total: i64) -> Self {
+        Self {
+            total,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Counts {
@@ -248,6 +268,17 @@ impl serde::Serialize for Holder {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Holder {
+    /// A `Holder` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(settings: __rt::JsonObject) -> Self {
+        Self {
+            settings,
+            weights: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Holder {

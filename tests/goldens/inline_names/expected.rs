@@ -62,6 +62,16 @@ impl serde::Serialize for Crate {
         m.end()
     }
 }
+impl Crate {
+    /// A `Crate` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(lid: CrateLidShape) -> Self {
+        Self {
+            lid,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Crate {
     fn schema_name(&self) -> &'static str {
         "Crate"
@@ -148,6 +158,16 @@ impl serde::Serialize for CrateLidShape {
         m.end()
     }
 }
+impl CrateLidShape {
+    /// A `CrateLidShape` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(hinged: bool) -> Self {
+        Self {
+            hinged,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for CrateLidShape {
     fn schema_name(&self) -> &'static str {
         "CrateLidShape"
@@ -231,6 +251,16 @@ impl serde::Serialize for CrateLid {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CrateLid {
+    /// A `CrateLid` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(colour: impl Into<String>) -> Self {
+        Self {
+            colour: colour.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CrateLid {

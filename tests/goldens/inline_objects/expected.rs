@@ -61,6 +61,16 @@ impl serde::Serialize for Circle {
         m.end()
     }
 }
+impl Circle {
+    /// A `Circle` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(radius: i64) -> Self {
+        Self {
+            radius,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Circle {
     fn schema_name(&self) -> &'static str {
         "Circle"
@@ -144,6 +154,16 @@ impl serde::Serialize for Square {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Square {
+    /// A `Square` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(side: i64) -> Self {
+        Self {
+            side,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Square {
@@ -244,6 +264,18 @@ impl serde::Serialize for Drawing {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Drawing {
+    /// A `Drawing` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(canvas: DrawingCanvas, shapes: Vec<DrawingShapesItem>) -> Self {
+        Self {
+            canvas,
+            shapes,
+            layers: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Drawing {
@@ -362,6 +394,17 @@ impl serde::Serialize for DrawingCanvasMargin {
         m.end()
     }
 }
+impl DrawingCanvasMargin {
+    /// A `DrawingCanvasMargin` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(x: i64, y: i64) -> Self {
+        Self {
+            x,
+            y,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for DrawingCanvasMargin {
     fn schema_name(&self) -> &'static str {
         "DrawingCanvasMargin"
@@ -470,6 +513,18 @@ impl serde::Serialize for DrawingCanvas {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl DrawingCanvas {
+    /// A `DrawingCanvas` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(width: i64, height: i64) -> Self {
+        Self {
+            width,
+            height,
+            margin: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for DrawingCanvas {
@@ -666,6 +721,17 @@ impl serde::Serialize for DrawingLayersItem {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl DrawingLayersItem {
+    /// A `DrawingLayersItem` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            hidden: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for DrawingLayersItem {

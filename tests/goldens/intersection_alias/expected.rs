@@ -68,6 +68,17 @@ impl serde::Serialize for Timestamps {
         m.end()
     }
 }
+impl Timestamps {
+    /// A `Timestamps` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(created: impl Into<String>) -> Self {
+        Self {
+            created: created.into(),
+            updated: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Timestamps {
     fn schema_name(&self) -> &'static str {
         "Timestamps"
@@ -162,6 +173,16 @@ impl serde::Serialize for Owner {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Owner {
+    /// A `Owner` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(owner: impl Into<String>) -> Self {
+        Self {
+            owner: owner.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Owner {
@@ -265,6 +286,23 @@ impl serde::Serialize for Note {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Note {
+    /// A `Note` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        created: impl Into<String>,
+        owner: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Self {
+        Self {
+            created: created.into(),
+            updated: None,
+            owner: owner.into(),
+            text: text.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Note {

@@ -74,6 +74,18 @@ impl serde::Serialize for Error {
         m.end()
     }
 }
+impl Error {
+    /// A `Error` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Error {
     fn schema_name(&self) -> &'static str {
         "Error"
@@ -183,6 +195,17 @@ impl serde::Serialize for OrderFailed {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl OrderFailed {
+    /// A `OrderFailed` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: impl Into<String>, error: OrderFailedError) -> Self {
+        Self {
+            id: id.into(),
+            error,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for OrderFailed {
@@ -295,6 +318,17 @@ impl serde::Serialize for OrderFailedErrorData {
         m.end()
     }
 }
+impl OrderFailedErrorData {
+    /// A `OrderFailedErrorData` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(item: impl Into<String>) -> Self {
+        Self {
+            item: item.into(),
+            restock: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for OrderFailedErrorData {
     fn schema_name(&self) -> &'static str {
         "OrderFailedErrorData"
@@ -403,6 +437,17 @@ impl serde::Serialize for OrderFailedError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl OrderFailedError {
+    /// A `OrderFailedError` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(message: impl Into<String>, data: OrderFailedErrorData) -> Self {
+        Self {
+            message: message.into(),
+            data,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for OrderFailedError {

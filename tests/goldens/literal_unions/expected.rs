@@ -30,7 +30,8 @@ impl Size {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "small" => Self::Small,
             "medium" => Self::Medium,
@@ -129,7 +130,8 @@ impl Flavour {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "vanilla" => Self::Vanilla,
             "mint-chip" => Self::MintChip,
@@ -265,6 +267,18 @@ impl serde::Serialize for Cone {
         m.end()
     }
 }
+impl Cone {
+    /// A `Cone` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(size: Size, wrap: ConeWrap) -> Self {
+        Self {
+            size,
+            flavour: None,
+            wrap,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Cone {
     fn schema_name(&self) -> &'static str {
         "Cone"
@@ -336,7 +350,8 @@ impl ConeWrap {
             Self::Other(s) => s,
         }
     }
-    fn from_wire(s: &str) -> Self {
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
         match s {
             "paper" => Self::Paper,
             "foil" => Self::Foil,

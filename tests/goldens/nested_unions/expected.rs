@@ -69,6 +69,16 @@ impl serde::Serialize for Apple {
         m.end()
     }
 }
+impl Apple {
+    /// A `Apple` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(crisp: bool) -> Self {
+        Self {
+            crisp,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Apple {
     fn schema_name(&self) -> &'static str {
         "Apple"
@@ -253,6 +263,16 @@ impl serde::Serialize for Carrot {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Carrot {
+    /// A `Carrot` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(length: i64) -> Self {
+        Self {
+            length,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Carrot {
@@ -594,6 +614,16 @@ impl serde::Serialize for Basket {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Basket {
+    /// A `Basket` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(items: Vec<Produce>) -> Self {
+        Self {
+            items,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Basket {

@@ -77,6 +77,18 @@ impl serde::Serialize for Answer {
         m.end()
     }
 }
+impl Answer {
+    /// A `Answer` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(value: impl Into<String>, parent: __rt::Nullable<i64>) -> Self {
+        Self {
+            value: value.into(),
+            comment: None,
+            parent,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Answer {
     fn schema_name(&self) -> &'static str {
         "Answer"

@@ -79,6 +79,16 @@ impl serde::Serialize for Frame {
         m.end()
     }
 }
+impl Frame {
+    /// A `Frame` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(size: i64) -> Self {
+        Self {
+            size,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Frame {
     fn schema_name(&self) -> &'static str {
         "Frame"

@@ -62,6 +62,16 @@ impl serde::Serialize for Seat {
         m.end()
     }
 }
+impl Seat {
+    /// A `Seat` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(row: i64) -> Self {
+        Self {
+            row,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Seat {
     fn schema_name(&self) -> &'static str {
         "Seat"
@@ -160,6 +170,18 @@ impl serde::Serialize for Theatre {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Theatre {
+    /// A `Theatre` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(seats: BTreeMap<String, Seat>, sides: TheatreSides) -> Self {
+        Self {
+            seats,
+            notes: None,
+            sides,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Theatre {

@@ -299,6 +299,18 @@ impl serde::Serialize for Tree {
         m.end()
     }
 }
+impl Tree {
+    /// A `Tree` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(label: impl Into<String>) -> Self {
+        Self {
+            label: label.into(),
+            children: None,
+            payload: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Tree {
     fn schema_name(&self) -> &'static str {
         "Tree"

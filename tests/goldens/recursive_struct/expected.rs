@@ -70,6 +70,17 @@ impl serde::Serialize for Category {
         m.end()
     }
 }
+impl Category {
+    /// A `Category` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            parent: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Category {
     fn schema_name(&self) -> &'static str {
         "Category"
@@ -172,6 +183,16 @@ impl serde::Serialize for Num {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Num {
+    /// A `Num` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(value: i64) -> Self {
+        Self {
+            value,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Num {
@@ -279,6 +300,17 @@ impl serde::Serialize for Sum {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Sum {
+    /// A `Sum` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(left: Box<Expr>, right: Box<Expr>) -> Self {
+        Self {
+            left,
+            right,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Sum {

@@ -68,6 +68,17 @@ impl serde::Serialize for Request {
         m.end()
     }
 }
+impl Request {
+    /// A `Request` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Request {
     fn schema_name(&self) -> &'static str {
         "Request"
@@ -169,6 +180,17 @@ impl serde::Serialize for Notification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Notification {
+    /// A `Notification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(method: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            params: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Notification {
@@ -380,6 +402,16 @@ impl serde::Serialize for ClockResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ClockResult {
+    /// A `ClockResult` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(now: impl Into<String>) -> Self {
+        Self {
+            now: now.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ClockResult {
@@ -595,6 +627,16 @@ impl serde::Serialize for ClockJumpedNotification {
         m.end()
     }
 }
+impl ClockJumpedNotification {
+    /// A `ClockJumpedNotification` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(params: ClockJumpedNotificationParams) -> Self {
+        Self {
+            params,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ClockJumpedNotification {
     fn schema_name(&self) -> &'static str {
         "ClockJumpedNotification"
@@ -704,6 +746,16 @@ impl serde::Serialize for ClockJumpedNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ClockJumpedNotificationParams {
+    /// A `ClockJumpedNotificationParams` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(by: i64) -> Self {
+        Self {
+            by,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ClockJumpedNotificationParams {

@@ -61,6 +61,16 @@ impl serde::Serialize for Recipient {
         m.end()
     }
 }
+impl Recipient {
+    /// A `Recipient` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(address: impl Into<String>) -> Self {
+        Self {
+            address: address.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Recipient {
     fn schema_name(&self) -> &'static str {
         "Recipient"
@@ -153,6 +163,17 @@ impl serde::Serialize for Letter {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Letter {
+    /// A `Letter` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(to: LetterTo) -> Self {
+        Self {
+            to,
+            tags: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Letter {

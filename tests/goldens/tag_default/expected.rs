@@ -77,6 +77,17 @@ impl serde::Serialize for Done {
         m.end()
     }
 }
+impl Done {
+    /// A `Done` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(output: impl Into<String>) -> Self {
+        Self {
+            status: false,
+            output: output.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Done {
     fn schema_name(&self) -> &'static str {
         "Done"
@@ -181,6 +192,16 @@ impl serde::Serialize for Pending {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Pending {
+    /// A `Pending` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(retry_after: i64) -> Self {
+        Self {
+            retry_after,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Pending {

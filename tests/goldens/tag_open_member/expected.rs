@@ -74,6 +74,16 @@ impl serde::Serialize for Email {
         m.end()
     }
 }
+impl Email {
+    /// A `Email` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(address: impl Into<String>) -> Self {
+        Self {
+            address: address.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Email {
     fn schema_name(&self) -> &'static str {
         "Email"
@@ -184,6 +194,16 @@ impl serde::Serialize for Sms {
         m.end()
     }
 }
+impl Sms {
+    /// A `Sms` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(number: impl Into<String>) -> Self {
+        Self {
+            number: number.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Sms {
     fn schema_name(&self) -> &'static str {
         "Sms"
@@ -287,6 +307,17 @@ impl serde::Serialize for CustomChannel {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CustomChannel {
+    /// A `CustomChannel` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(channel: impl Into<String>) -> Self {
+        Self {
+            channel: channel.into(),
+            target: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CustomChannel {

@@ -74,6 +74,16 @@ impl serde::Serialize for OpenDoor {
         m.end()
     }
 }
+impl OpenDoor {
+    /// A `OpenDoor` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(door: impl Into<String>) -> Self {
+        Self {
+            door: door.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for OpenDoor {
     fn schema_name(&self) -> &'static str {
         "OpenDoor"
@@ -190,6 +200,17 @@ impl serde::Serialize for CloseDoor {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl CloseDoor {
+    /// A `CloseDoor` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(door: impl Into<String>) -> Self {
+        Self {
+            door: door.into(),
+            force: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for CloseDoor {

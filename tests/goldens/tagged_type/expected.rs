@@ -69,6 +69,16 @@ impl serde::Serialize for TextBlock {
         m.end()
     }
 }
+impl TextBlock {
+    /// A `TextBlock` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for TextBlock {
     fn schema_name(&self) -> &'static str {
         "TextBlock"
@@ -175,6 +185,17 @@ impl serde::Serialize for PictureBlock {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl PictureBlock {
+    /// A `PictureBlock` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            alt: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for PictureBlock {
@@ -284,6 +305,16 @@ impl serde::Serialize for Page {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Page {
+    /// A `Page` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(blocks: Vec<PageBlocksItem>) -> Self {
+        Self {
+            blocks,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Page {

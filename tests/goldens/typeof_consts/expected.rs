@@ -169,6 +169,16 @@ impl serde::Serialize for SensorLost {
         m.end()
     }
 }
+impl SensorLost {
+    /// A `SensorLost` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(sensor: impl Into<String>) -> Self {
+        Self {
+            sensor: sensor.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for SensorLost {
     fn schema_name(&self) -> &'static str {
         "SensorLost"

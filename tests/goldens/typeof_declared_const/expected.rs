@@ -74,6 +74,16 @@ impl serde::Serialize for WaterOrder {
         m.end()
     }
 }
+impl WaterOrder {
+    /// A `WaterOrder` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(litres: i64) -> Self {
+        Self {
+            litres,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for WaterOrder {
     fn schema_name(&self) -> &'static str {
         "WaterOrder"
@@ -184,6 +194,16 @@ impl serde::Serialize for WaterLog {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl WaterLog {
+    /// A `WaterLog` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(when: impl Into<String>) -> Self {
+        Self {
+            when: when.into(),
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for WaterLog {

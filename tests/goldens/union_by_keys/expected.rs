@@ -68,6 +68,17 @@ impl serde::Serialize for ByName {
         m.end()
     }
 }
+impl ByName {
+    /// A `ByName` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            exact: None,
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ByName {
     fn schema_name(&self) -> &'static str {
         "ByName"
@@ -164,6 +175,16 @@ impl serde::Serialize for ByCode {
         m.end()
     }
 }
+impl ByCode {
+    /// A `ByCode` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(code: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for ByCode {
     fn schema_name(&self) -> &'static str {
         "ByCode"
@@ -252,6 +273,17 @@ impl serde::Serialize for ByRange {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl ByRange {
+    /// A `ByRange` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(from: i64, to: i64) -> Self {
+        Self {
+            from,
+            to,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for ByRange {

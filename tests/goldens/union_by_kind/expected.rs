@@ -187,6 +187,16 @@ impl serde::Serialize for Flag {
         m.end()
     }
 }
+impl Flag {
+    /// A `Flag` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            extra: Default::default(),
+        }
+    }
+}
 impl __rt::SchemaType for Flag {
     fn schema_name(&self) -> &'static str {
         "Flag"
@@ -476,6 +486,17 @@ impl serde::Serialize for Ticket {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl Ticket {
+    /// A `Ticket` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: TicketId) -> Self {
+        Self {
+            id,
+            seat: None,
+            extra: Default::default(),
+        }
     }
 }
 impl __rt::SchemaType for Ticket {

@@ -1,0 +1,135 @@
+//! Shortcuts for the values people build by hand, for every version whose types
+//! allow them. Everything else has `new` (the required fields) and `Default`.
+//!
+//! ```
+//! # #[cfg(feature = "v2026-07-28")] {
+//! use mcp_schema::v2026_07_28::{CallToolResult, ContentBlock, Implementation, Tool};
+//! let result = CallToolResult::text("It is 21°C in Paris.");
+//! assert!(matches!(&result.content[0], ContentBlock::TextContent(t) if t.text.starts_with("It is")));
+//! let tool = Tool::with_input_schema("weather", serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}})).unwrap();
+//! let server = Implementation::new("weather-server", "1.0.0").with_website("https://example.com");
+//! # let _ = (tool, server);
+//! # }
+//! ```
+
+use serde_json::Value;
+
+#[allow(unused_imports)]
+use crate::runtime::JsonObject;
+
+/// Reads a JSON value as an object, for structured content and input schemas.
+#[allow(dead_code)] // unused when no version with object-only structured content is enabled
+fn object(v: Value) -> Result<JsonObject, serde_json::Error> {
+    match v {
+        Value::Object(o) => Ok(o),
+        other => Err(<serde_json::Error as serde::de::Error>::custom(format_args!("expected a JSON object, found {other}"))),
+    }
+}
+
+macro_rules! content_shortcuts {
+    ($feature:literal, $m:ident, structured: $structured:ident) => {
+        #[cfg(feature = $feature)]
+        const _: () = {
+            use crate::$m::{CallToolResult, ContentBlock, TextContent};
+
+            impl ContentBlock {
+                /// A text block.
+                pub fn text(text: impl Into<String>) -> Self {
+                    ContentBlock::TextContent(TextContent::new(text))
+                }
+            }
+
+            impl CallToolResult {
+                /// A successful result holding one text block.
+                pub fn text(text: impl Into<String>) -> Self {
+                    CallToolResult::new(vec![ContentBlock::text(text)])
+                }
+
+                /// A successful result with structured content, and its JSON text as a text block
+                /// for clients that do not read `structuredContent`.
+                pub fn structured(content: Value) -> Result<Self, serde_json::Error> {
+                    let text = content.to_string();
+                    let structured = $structured(content)?;
+                    Ok(CallToolResult { structured_content: Some(structured), ..CallToolResult::new(vec![ContentBlock::text(text)]) })
+                }
+
+                /// A tool error the model should see (`isError: true`), with its message.
+                pub fn error(message: impl Into<String>) -> Self {
+                    CallToolResult { is_error: Some(true), ..CallToolResult::text(message) }
+                }
+            }
+        };
+    };
+}
+
+/// Structured content is an object up to 2025-11-25 and any JSON value from 2026-07-28.
+#[allow(dead_code)]
+fn any(v: Value) -> Result<Value, serde_json::Error> {
+    Ok(v)
+}
+
+content_shortcuts!("v2025-06-18", v2025_06_18, structured: object);
+content_shortcuts!("v2025-11-25", v2025_11_25, structured: object);
+content_shortcuts!("v2026-07-28", v2026_07_28, structured: any);
+content_shortcuts!("draft", draft, structured: any);
+content_shortcuts!("resource-metadata", resource_metadata, structured: any);
+
+macro_rules! tool_shortcuts {
+    ($feature:literal, $m:ident) => {
+        #[cfg(feature = $feature)]
+        const _: () = {
+            use crate::$m::{Tool, ToolInputSchema};
+
+            impl Tool {
+                /// A tool whose input schema is given as JSON (it must be an object with `"type": "object"`).
+                pub fn with_input_schema(name: impl Into<String>, input_schema: Value) -> Result<Self, serde_json::Error> {
+                    let schema: ToolInputSchema = serde_json::from_value(input_schema)?;
+                    Ok(Tool::new(name, schema))
+                }
+            }
+        };
+    };
+}
+
+tool_shortcuts!("v2024-11-05", v2024_11_05);
+tool_shortcuts!("v2025-03-26", v2025_03_26);
+tool_shortcuts!("v2025-06-18", v2025_06_18);
+tool_shortcuts!("v2025-11-25", v2025_11_25);
+tool_shortcuts!("v2026-07-28", v2026_07_28);
+tool_shortcuts!("draft", draft);
+tool_shortcuts!("resource-metadata", resource_metadata);
+
+macro_rules! implementation_shortcuts {
+    ($feature:literal, $m:ident) => {
+        #[cfg(feature = $feature)]
+        const _: () = {
+            use crate::$m::{Icon, Implementation};
+
+            impl Implementation {
+                /// Adds an icon (SEP-973); check it with [`crate::validate`] or pick one with [`crate::validate::icons::pick`].
+                pub fn with_icon(mut self, icon: Icon) -> Self {
+                    self.icons.get_or_insert_with(Vec::new).push(icon);
+                    self
+                }
+
+                /// Sets `websiteUrl`.
+                pub fn with_website(mut self, url: impl Into<String>) -> Self {
+                    self.website_url = Some(url.into());
+                    self
+                }
+            }
+
+            impl Icon {
+                /// An icon at `src` (`https:` or `data:`) with its MIME type.
+                pub fn with_type(src: impl Into<String>, mime_type: impl Into<String>) -> Self {
+                    Icon { mime_type: Some(mime_type.into()), ..Icon::new(src) }
+                }
+            }
+        };
+    };
+}
+
+implementation_shortcuts!("v2025-11-25", v2025_11_25);
+implementation_shortcuts!("v2026-07-28", v2026_07_28);
+implementation_shortcuts!("draft", draft);
+implementation_shortcuts!("resource-metadata", resource_metadata);
