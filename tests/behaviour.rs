@@ -2,6 +2,8 @@
 //! trips, forward compatibility, literal checks, dispatch order, and errors
 //! instead of panics.
 
+#![allow(deprecated)] // Some 2026-07-28 types used here are deprecated.
+
 use mcp_schema::runtime::{NotificationMethod, RequestMethod, SchemaType};
 use mcp_schema::{apps, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
 use serde::de::DeserializeOwned;

@@ -133,6 +133,7 @@ fn cases() -> Vec<Case> {
             pointer: "/params/_meta/io.modelcontextprotocol~1madeUp",
             severity: w,
         },
+        Case { rule: "jsonrpc.version", check: envelope, valid: json!({"jsonrpc": "2.0", "method": "x"}), invalid: json!({"jsonrpc": 2, "method": "x"}), pointer: "/jsonrpc", severity: e },
         Case { rule: "jsonrpc.id", check: envelope, valid: json!({"jsonrpc": "2.0", "id": "a", "method": "x"}), invalid: json!({"jsonrpc": "2.0", "id": null, "method": "x"}), pointer: "/id", severity: e },
         Case { rule: "jsonrpc.response", check: envelope, valid: json!({"jsonrpc": "2.0", "id": 1, "result": {}}), invalid: json!({"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}}), pointer: "", severity: e },
         Case {

@@ -9774,7 +9774,7 @@ pub const REQUESTS: &[(&str, &str, &str)] = &[
     ("ui/open-link", "McpUiOpenLinkRequest", "McpUiOpenLinkResult"),
     ("ui/download-file", "McpUiDownloadFileRequest", "McpUiDownloadFileResult"),
     ("ui/message", "McpUiMessageRequest", "McpUiMessageResult"),
-    ("ui/update-model-context", "McpUiUpdateModelContextRequest", "{}"),
+    ("ui/update-model-context", "McpUiUpdateModelContextRequest", "object"),
     (
         "ui/resource-teardown",
         "McpUiResourceTeardownRequest",
@@ -9868,461 +9868,184 @@ pub const TYPES: &[(&str, &str)] = &[
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
     ("McpUiDownloadFileRequestParamsContentsItem", &["EmbeddedResource", "ResourceLink"]),
 ];
+/// Every alias with what it names: a schema type, or `string`, `integer`, `number`, `boolean`,
+/// `object`, `array`, `value` (any JSON).
+pub const ALIASES: &[(&str, &str)] = &[("McpUiResourceTeardownResult", "object")];
+/// Every type, by schema name (sorted), with its typed reading, writing and validation,
+/// for tools that choose the type at run time. Plain JSON objects are `"object"`.
 #[cfg(feature = "dynamic")]
-/// Reads `json` as the type named `type_name` and writes it back.
-///
-/// Returns `None` for a name this module does not have; otherwise the
-/// re-serialized value and the schema name of what was read (for a union,
-/// the variant it chose).
+pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
+    __rt::dynamic::DynType::of::<McpUiAppCapabilities>("McpUiAppCapabilities"),
+    __rt::dynamic::DynType::of::<McpUiAppCapabilitiesTools>("McpUiAppCapabilitiesTools"),
+    __rt::dynamic::DynType::of::<McpUiClientCapabilities>("McpUiClientCapabilities"),
+    __rt::dynamic::DynType::of::<McpUiDisplayMode>("McpUiDisplayMode"),
+    __rt::dynamic::DynType::of::<McpUiDownloadFileRequest>("McpUiDownloadFileRequest"),
+    __rt::dynamic::DynType::of::<
+        McpUiDownloadFileRequestParams,
+    >("McpUiDownloadFileRequestParams"),
+    __rt::dynamic::DynType::of::<
+        McpUiDownloadFileRequestParamsContentsItem,
+    >("McpUiDownloadFileRequestParamsContentsItem"),
+    __rt::dynamic::DynType::of::<McpUiDownloadFileResult>("McpUiDownloadFileResult"),
+    __rt::dynamic::DynType::of::<McpUiHostCapabilities>("McpUiHostCapabilities"),
+    __rt::dynamic::DynType::of::<
+        McpUiHostCapabilitiesSampling,
+    >("McpUiHostCapabilitiesSampling"),
+    __rt::dynamic::DynType::of::<
+        McpUiHostCapabilitiesSandbox,
+    >("McpUiHostCapabilitiesSandbox"),
+    __rt::dynamic::DynType::of::<
+        McpUiHostCapabilitiesServerResources,
+    >("McpUiHostCapabilitiesServerResources"),
+    __rt::dynamic::DynType::of::<
+        McpUiHostCapabilitiesServerTools,
+    >("McpUiHostCapabilitiesServerTools"),
+    __rt::dynamic::DynType::of::<McpUiHostContext>("McpUiHostContext"),
+    __rt::dynamic::DynType::of::<
+        McpUiHostContextChangedNotification,
+    >("McpUiHostContextChangedNotification"),
+    __rt::dynamic::DynType::of::<
+        McpUiHostContextContainerDimensions,
+    >("McpUiHostContextContainerDimensions"),
+    __rt::dynamic::DynType::of::<
+        McpUiHostContextDeviceCapabilities,
+    >("McpUiHostContextDeviceCapabilities"),
+    __rt::dynamic::DynType::of::<McpUiHostContextPlatform>("McpUiHostContextPlatform"),
+    __rt::dynamic::DynType::of::<
+        McpUiHostContextSafeAreaInsets,
+    >("McpUiHostContextSafeAreaInsets"),
+    __rt::dynamic::DynType::of::<McpUiHostContextToolInfo>("McpUiHostContextToolInfo"),
+    __rt::dynamic::DynType::of::<McpUiHostCss>("McpUiHostCss"),
+    __rt::dynamic::DynType::of::<McpUiHostStyles>("McpUiHostStyles"),
+    __rt::dynamic::DynType::of::<McpUiInitializeRequest>("McpUiInitializeRequest"),
+    __rt::dynamic::DynType::of::<
+        McpUiInitializeRequestParams,
+    >("McpUiInitializeRequestParams"),
+    __rt::dynamic::DynType::of::<McpUiInitializeResult>("McpUiInitializeResult"),
+    __rt::dynamic::DynType::of::<
+        McpUiInitializedNotification,
+    >("McpUiInitializedNotification"),
+    __rt::dynamic::DynType::of::<McpUiMessageRequest>("McpUiMessageRequest"),
+    __rt::dynamic::DynType::of::<McpUiMessageRequestParams>("McpUiMessageRequestParams"),
+    __rt::dynamic::DynType::of::<McpUiMessageResult>("McpUiMessageResult"),
+    __rt::dynamic::DynType::of::<McpUiOpenLinkRequest>("McpUiOpenLinkRequest"),
+    __rt::dynamic::DynType::of::<
+        McpUiOpenLinkRequestParams,
+    >("McpUiOpenLinkRequestParams"),
+    __rt::dynamic::DynType::of::<McpUiOpenLinkResult>("McpUiOpenLinkResult"),
+    __rt::dynamic::DynType::of::<
+        McpUiRequestDisplayModeRequest,
+    >("McpUiRequestDisplayModeRequest"),
+    __rt::dynamic::DynType::of::<
+        McpUiRequestDisplayModeRequestParams,
+    >("McpUiRequestDisplayModeRequestParams"),
+    __rt::dynamic::DynType::of::<
+        McpUiRequestDisplayModeResult,
+    >("McpUiRequestDisplayModeResult"),
+    __rt::dynamic::DynType::of::<
+        McpUiRequestTeardownNotification,
+    >("McpUiRequestTeardownNotification"),
+    __rt::dynamic::DynType::of::<McpUiResourceCsp>("McpUiResourceCsp"),
+    __rt::dynamic::DynType::of::<McpUiResourceMeta>("McpUiResourceMeta"),
+    __rt::dynamic::DynType::of::<McpUiResourcePermissions>("McpUiResourcePermissions"),
+    __rt::dynamic::DynType::of::<
+        McpUiResourceTeardownRequest,
+    >("McpUiResourceTeardownRequest"),
+    __rt::dynamic::DynType::of::<
+        McpUiResourceTeardownResult,
+    >("McpUiResourceTeardownResult"),
+    __rt::dynamic::DynType::of::<
+        McpUiSandboxProxyReadyNotification,
+    >("McpUiSandboxProxyReadyNotification"),
+    __rt::dynamic::DynType::of::<
+        McpUiSandboxResourceReadyNotification,
+    >("McpUiSandboxResourceReadyNotification"),
+    __rt::dynamic::DynType::of::<
+        McpUiSandboxResourceReadyNotificationParams,
+    >("McpUiSandboxResourceReadyNotificationParams"),
+    __rt::dynamic::DynType::of::<
+        McpUiSizeChangedNotification,
+    >("McpUiSizeChangedNotification"),
+    __rt::dynamic::DynType::of::<
+        McpUiSizeChangedNotificationParams,
+    >("McpUiSizeChangedNotificationParams"),
+    __rt::dynamic::DynType::of::<McpUiStyleVariableKey>("McpUiStyleVariableKey"),
+    __rt::dynamic::DynType::of::<McpUiStyles>("McpUiStyles"),
+    __rt::dynamic::DynType::of::<
+        McpUiSupportedContentBlockModalities,
+    >("McpUiSupportedContentBlockModalities"),
+    __rt::dynamic::DynType::of::<McpUiTheme>("McpUiTheme"),
+    __rt::dynamic::DynType::of::<
+        McpUiToolCancelledNotification,
+    >("McpUiToolCancelledNotification"),
+    __rt::dynamic::DynType::of::<
+        McpUiToolCancelledNotificationParams,
+    >("McpUiToolCancelledNotificationParams"),
+    __rt::dynamic::DynType::of::<
+        McpUiToolInputNotification,
+    >("McpUiToolInputNotification"),
+    __rt::dynamic::DynType::of::<
+        McpUiToolInputNotificationParams,
+    >("McpUiToolInputNotificationParams"),
+    __rt::dynamic::DynType::of::<
+        McpUiToolInputPartialNotification,
+    >("McpUiToolInputPartialNotification"),
+    __rt::dynamic::DynType::of::<
+        McpUiToolInputPartialNotificationParams,
+    >("McpUiToolInputPartialNotificationParams"),
+    __rt::dynamic::DynType::of::<McpUiToolMeta>("McpUiToolMeta"),
+    __rt::dynamic::DynType::of::<
+        McpUiToolResultNotification,
+    >("McpUiToolResultNotification"),
+    __rt::dynamic::DynType::of::<McpUiToolVisibility>("McpUiToolVisibility"),
+    __rt::dynamic::DynType::of::<
+        McpUiUpdateModelContextRequest,
+    >("McpUiUpdateModelContextRequest"),
+    __rt::dynamic::DynType::of::<
+        McpUiUpdateModelContextRequestParams,
+    >("McpUiUpdateModelContextRequestParams"),
+    __rt::dynamic::DynType::of::<__rt::JsonObject>("object"),
+];
+/// The run-time entry of the type named `type_name`.
+#[cfg(feature = "dynamic")]
+pub fn dynamic(type_name: &str) -> Option<&'static __rt::dynamic::DynType> {
+    __rt::dynamic::find(DYNAMIC, type_name)
+}
+/// Reads `json` as the type named `type_name` and writes it back: the re-serialized value and
+/// the schema name of what was read (for a union, the variant it chose). `None` for an unknown name.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        json: &str,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t: T = serde_json::from_str(json)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "McpUiTheme" => go::<McpUiTheme>(json),
-            "McpUiDisplayMode" => go::<McpUiDisplayMode>(json),
-            "McpUiStyleVariableKey" => go::<McpUiStyleVariableKey>(json),
-            "McpUiStyles" => go::<McpUiStyles>(json),
-            "McpUiOpenLinkRequest" => go::<McpUiOpenLinkRequest>(json),
-            "McpUiOpenLinkRequestParams" => go::<McpUiOpenLinkRequestParams>(json),
-            "McpUiOpenLinkResult" => go::<McpUiOpenLinkResult>(json),
-            "McpUiDownloadFileRequest" => go::<McpUiDownloadFileRequest>(json),
-            "McpUiDownloadFileRequestParamsContentsItem" => {
-                go::<McpUiDownloadFileRequestParamsContentsItem>(json)
-            }
-            "McpUiDownloadFileRequestParams" => {
-                go::<McpUiDownloadFileRequestParams>(json)
-            }
-            "McpUiDownloadFileResult" => go::<McpUiDownloadFileResult>(json),
-            "McpUiMessageRequest" => go::<McpUiMessageRequest>(json),
-            "McpUiMessageRequestParams" => go::<McpUiMessageRequestParams>(json),
-            "McpUiMessageResult" => go::<McpUiMessageResult>(json),
-            "McpUiSandboxProxyReadyNotification" => {
-                go::<McpUiSandboxProxyReadyNotification>(json)
-            }
-            "McpUiSandboxResourceReadyNotification" => {
-                go::<McpUiSandboxResourceReadyNotification>(json)
-            }
-            "McpUiSandboxResourceReadyNotificationParams" => {
-                go::<McpUiSandboxResourceReadyNotificationParams>(json)
-            }
-            "McpUiSizeChangedNotification" => go::<McpUiSizeChangedNotification>(json),
-            "McpUiSizeChangedNotificationParams" => {
-                go::<McpUiSizeChangedNotificationParams>(json)
-            }
-            "McpUiToolInputNotification" => go::<McpUiToolInputNotification>(json),
-            "McpUiToolInputNotificationParams" => {
-                go::<McpUiToolInputNotificationParams>(json)
-            }
-            "McpUiToolInputPartialNotification" => {
-                go::<McpUiToolInputPartialNotification>(json)
-            }
-            "McpUiToolInputPartialNotificationParams" => {
-                go::<McpUiToolInputPartialNotificationParams>(json)
-            }
-            "McpUiToolResultNotification" => go::<McpUiToolResultNotification>(json),
-            "McpUiToolCancelledNotification" => {
-                go::<McpUiToolCancelledNotification>(json)
-            }
-            "McpUiToolCancelledNotificationParams" => {
-                go::<McpUiToolCancelledNotificationParams>(json)
-            }
-            "McpUiHostCss" => go::<McpUiHostCss>(json),
-            "McpUiHostStyles" => go::<McpUiHostStyles>(json),
-            "McpUiHostContext" => go::<McpUiHostContext>(json),
-            "McpUiHostContextToolInfo" => go::<McpUiHostContextToolInfo>(json),
-            "McpUiHostContextContainerDimensions" => {
-                go::<McpUiHostContextContainerDimensions>(json)
-            }
-            "McpUiHostContextPlatform" => go::<McpUiHostContextPlatform>(json),
-            "McpUiHostContextDeviceCapabilities" => {
-                go::<McpUiHostContextDeviceCapabilities>(json)
-            }
-            "McpUiHostContextSafeAreaInsets" => {
-                go::<McpUiHostContextSafeAreaInsets>(json)
-            }
-            "McpUiHostContextChangedNotification" => {
-                go::<McpUiHostContextChangedNotification>(json)
-            }
-            "McpUiUpdateModelContextRequest" => {
-                go::<McpUiUpdateModelContextRequest>(json)
-            }
-            "McpUiUpdateModelContextRequestParams" => {
-                go::<McpUiUpdateModelContextRequestParams>(json)
-            }
-            "McpUiResourceTeardownRequest" => go::<McpUiResourceTeardownRequest>(json),
-            "McpUiResourceTeardownResult" => go::<McpUiResourceTeardownResult>(json),
-            "McpUiSupportedContentBlockModalities" => {
-                go::<McpUiSupportedContentBlockModalities>(json)
-            }
-            "McpUiRequestTeardownNotification" => {
-                go::<McpUiRequestTeardownNotification>(json)
-            }
-            "McpUiHostCapabilities" => go::<McpUiHostCapabilities>(json),
-            "McpUiHostCapabilitiesServerTools" => {
-                go::<McpUiHostCapabilitiesServerTools>(json)
-            }
-            "McpUiHostCapabilitiesServerResources" => {
-                go::<McpUiHostCapabilitiesServerResources>(json)
-            }
-            "McpUiHostCapabilitiesSandbox" => go::<McpUiHostCapabilitiesSandbox>(json),
-            "McpUiHostCapabilitiesSampling" => go::<McpUiHostCapabilitiesSampling>(json),
-            "McpUiAppCapabilities" => go::<McpUiAppCapabilities>(json),
-            "McpUiAppCapabilitiesTools" => go::<McpUiAppCapabilitiesTools>(json),
-            "McpUiInitializeRequest" => go::<McpUiInitializeRequest>(json),
-            "McpUiInitializeRequestParams" => go::<McpUiInitializeRequestParams>(json),
-            "McpUiInitializeResult" => go::<McpUiInitializeResult>(json),
-            "McpUiInitializedNotification" => go::<McpUiInitializedNotification>(json),
-            "McpUiResourceCsp" => go::<McpUiResourceCsp>(json),
-            "McpUiResourcePermissions" => go::<McpUiResourcePermissions>(json),
-            "McpUiResourceMeta" => go::<McpUiResourceMeta>(json),
-            "McpUiRequestDisplayModeRequest" => {
-                go::<McpUiRequestDisplayModeRequest>(json)
-            }
-            "McpUiRequestDisplayModeRequestParams" => {
-                go::<McpUiRequestDisplayModeRequestParams>(json)
-            }
-            "McpUiRequestDisplayModeResult" => go::<McpUiRequestDisplayModeResult>(json),
-            "McpUiToolVisibility" => go::<McpUiToolVisibility>(json),
-            "McpUiToolMeta" => go::<McpUiToolMeta>(json),
-            "McpUiClientCapabilities" => go::<McpUiClientCapabilities>(json),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_json)(json))
 }
-#[cfg(feature = "dynamic")]
 /// Like [`roundtrip_json`], from an already parsed value.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_value(
     type_name: &str,
     value: &serde_json::Value,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        value: &serde_json::Value,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t = T::deserialize(value)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "McpUiTheme" => go::<McpUiTheme>(value),
-            "McpUiDisplayMode" => go::<McpUiDisplayMode>(value),
-            "McpUiStyleVariableKey" => go::<McpUiStyleVariableKey>(value),
-            "McpUiStyles" => go::<McpUiStyles>(value),
-            "McpUiOpenLinkRequest" => go::<McpUiOpenLinkRequest>(value),
-            "McpUiOpenLinkRequestParams" => go::<McpUiOpenLinkRequestParams>(value),
-            "McpUiOpenLinkResult" => go::<McpUiOpenLinkResult>(value),
-            "McpUiDownloadFileRequest" => go::<McpUiDownloadFileRequest>(value),
-            "McpUiDownloadFileRequestParamsContentsItem" => {
-                go::<McpUiDownloadFileRequestParamsContentsItem>(value)
-            }
-            "McpUiDownloadFileRequestParams" => {
-                go::<McpUiDownloadFileRequestParams>(value)
-            }
-            "McpUiDownloadFileResult" => go::<McpUiDownloadFileResult>(value),
-            "McpUiMessageRequest" => go::<McpUiMessageRequest>(value),
-            "McpUiMessageRequestParams" => go::<McpUiMessageRequestParams>(value),
-            "McpUiMessageResult" => go::<McpUiMessageResult>(value),
-            "McpUiSandboxProxyReadyNotification" => {
-                go::<McpUiSandboxProxyReadyNotification>(value)
-            }
-            "McpUiSandboxResourceReadyNotification" => {
-                go::<McpUiSandboxResourceReadyNotification>(value)
-            }
-            "McpUiSandboxResourceReadyNotificationParams" => {
-                go::<McpUiSandboxResourceReadyNotificationParams>(value)
-            }
-            "McpUiSizeChangedNotification" => go::<McpUiSizeChangedNotification>(value),
-            "McpUiSizeChangedNotificationParams" => {
-                go::<McpUiSizeChangedNotificationParams>(value)
-            }
-            "McpUiToolInputNotification" => go::<McpUiToolInputNotification>(value),
-            "McpUiToolInputNotificationParams" => {
-                go::<McpUiToolInputNotificationParams>(value)
-            }
-            "McpUiToolInputPartialNotification" => {
-                go::<McpUiToolInputPartialNotification>(value)
-            }
-            "McpUiToolInputPartialNotificationParams" => {
-                go::<McpUiToolInputPartialNotificationParams>(value)
-            }
-            "McpUiToolResultNotification" => go::<McpUiToolResultNotification>(value),
-            "McpUiToolCancelledNotification" => {
-                go::<McpUiToolCancelledNotification>(value)
-            }
-            "McpUiToolCancelledNotificationParams" => {
-                go::<McpUiToolCancelledNotificationParams>(value)
-            }
-            "McpUiHostCss" => go::<McpUiHostCss>(value),
-            "McpUiHostStyles" => go::<McpUiHostStyles>(value),
-            "McpUiHostContext" => go::<McpUiHostContext>(value),
-            "McpUiHostContextToolInfo" => go::<McpUiHostContextToolInfo>(value),
-            "McpUiHostContextContainerDimensions" => {
-                go::<McpUiHostContextContainerDimensions>(value)
-            }
-            "McpUiHostContextPlatform" => go::<McpUiHostContextPlatform>(value),
-            "McpUiHostContextDeviceCapabilities" => {
-                go::<McpUiHostContextDeviceCapabilities>(value)
-            }
-            "McpUiHostContextSafeAreaInsets" => {
-                go::<McpUiHostContextSafeAreaInsets>(value)
-            }
-            "McpUiHostContextChangedNotification" => {
-                go::<McpUiHostContextChangedNotification>(value)
-            }
-            "McpUiUpdateModelContextRequest" => {
-                go::<McpUiUpdateModelContextRequest>(value)
-            }
-            "McpUiUpdateModelContextRequestParams" => {
-                go::<McpUiUpdateModelContextRequestParams>(value)
-            }
-            "McpUiResourceTeardownRequest" => go::<McpUiResourceTeardownRequest>(value),
-            "McpUiResourceTeardownResult" => go::<McpUiResourceTeardownResult>(value),
-            "McpUiSupportedContentBlockModalities" => {
-                go::<McpUiSupportedContentBlockModalities>(value)
-            }
-            "McpUiRequestTeardownNotification" => {
-                go::<McpUiRequestTeardownNotification>(value)
-            }
-            "McpUiHostCapabilities" => go::<McpUiHostCapabilities>(value),
-            "McpUiHostCapabilitiesServerTools" => {
-                go::<McpUiHostCapabilitiesServerTools>(value)
-            }
-            "McpUiHostCapabilitiesServerResources" => {
-                go::<McpUiHostCapabilitiesServerResources>(value)
-            }
-            "McpUiHostCapabilitiesSandbox" => go::<McpUiHostCapabilitiesSandbox>(value),
-            "McpUiHostCapabilitiesSampling" => go::<McpUiHostCapabilitiesSampling>(value),
-            "McpUiAppCapabilities" => go::<McpUiAppCapabilities>(value),
-            "McpUiAppCapabilitiesTools" => go::<McpUiAppCapabilitiesTools>(value),
-            "McpUiInitializeRequest" => go::<McpUiInitializeRequest>(value),
-            "McpUiInitializeRequestParams" => go::<McpUiInitializeRequestParams>(value),
-            "McpUiInitializeResult" => go::<McpUiInitializeResult>(value),
-            "McpUiInitializedNotification" => go::<McpUiInitializedNotification>(value),
-            "McpUiResourceCsp" => go::<McpUiResourceCsp>(value),
-            "McpUiResourcePermissions" => go::<McpUiResourcePermissions>(value),
-            "McpUiResourceMeta" => go::<McpUiResourceMeta>(value),
-            "McpUiRequestDisplayModeRequest" => {
-                go::<McpUiRequestDisplayModeRequest>(value)
-            }
-            "McpUiRequestDisplayModeRequestParams" => {
-                go::<McpUiRequestDisplayModeRequestParams>(value)
-            }
-            "McpUiRequestDisplayModeResult" => go::<McpUiRequestDisplayModeResult>(value),
-            "McpUiToolVisibility" => go::<McpUiToolVisibility>(value),
-            "McpUiToolMeta" => go::<McpUiToolMeta>(value),
-            "McpUiClientCapabilities" => go::<McpUiClientCapabilities>(value),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_value)(value))
 }
+/// Reads `value` as the type named `type_name` without writing it back: the schema name of what was read.
 #[cfg(feature = "dynamic")]
+pub fn read_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<::core::result::Result<&'static str, serde_json::Error>> {
+    dynamic(type_name).map(|d| (d.read_value)(value))
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+#[cfg(feature = "dynamic")]
 pub fn validate_json_as(
     type_name: &str,
     value: &serde_json::Value,
     options: &__v::Options,
 ) -> Option<__v::Report> {
-    Some(
-        match type_name {
-            "McpUiTheme" => __v::validate_json::<McpUiTheme>(value, options),
-            "McpUiDisplayMode" => __v::validate_json::<McpUiDisplayMode>(value, options),
-            "McpUiStyleVariableKey" => {
-                __v::validate_json::<McpUiStyleVariableKey>(value, options)
-            }
-            "McpUiStyles" => __v::validate_json::<McpUiStyles>(value, options),
-            "McpUiOpenLinkRequest" => {
-                __v::validate_json::<McpUiOpenLinkRequest>(value, options)
-            }
-            "McpUiOpenLinkRequestParams" => {
-                __v::validate_json::<McpUiOpenLinkRequestParams>(value, options)
-            }
-            "McpUiOpenLinkResult" => {
-                __v::validate_json::<McpUiOpenLinkResult>(value, options)
-            }
-            "McpUiDownloadFileRequest" => {
-                __v::validate_json::<McpUiDownloadFileRequest>(value, options)
-            }
-            "McpUiDownloadFileRequestParamsContentsItem" => {
-                __v::validate_json::<
-                    McpUiDownloadFileRequestParamsContentsItem,
-                >(value, options)
-            }
-            "McpUiDownloadFileRequestParams" => {
-                __v::validate_json::<McpUiDownloadFileRequestParams>(value, options)
-            }
-            "McpUiDownloadFileResult" => {
-                __v::validate_json::<McpUiDownloadFileResult>(value, options)
-            }
-            "McpUiMessageRequest" => {
-                __v::validate_json::<McpUiMessageRequest>(value, options)
-            }
-            "McpUiMessageRequestParams" => {
-                __v::validate_json::<McpUiMessageRequestParams>(value, options)
-            }
-            "McpUiMessageResult" => {
-                __v::validate_json::<McpUiMessageResult>(value, options)
-            }
-            "McpUiSandboxProxyReadyNotification" => {
-                __v::validate_json::<McpUiSandboxProxyReadyNotification>(value, options)
-            }
-            "McpUiSandboxResourceReadyNotification" => {
-                __v::validate_json::<
-                    McpUiSandboxResourceReadyNotification,
-                >(value, options)
-            }
-            "McpUiSandboxResourceReadyNotificationParams" => {
-                __v::validate_json::<
-                    McpUiSandboxResourceReadyNotificationParams,
-                >(value, options)
-            }
-            "McpUiSizeChangedNotification" => {
-                __v::validate_json::<McpUiSizeChangedNotification>(value, options)
-            }
-            "McpUiSizeChangedNotificationParams" => {
-                __v::validate_json::<McpUiSizeChangedNotificationParams>(value, options)
-            }
-            "McpUiToolInputNotification" => {
-                __v::validate_json::<McpUiToolInputNotification>(value, options)
-            }
-            "McpUiToolInputNotificationParams" => {
-                __v::validate_json::<McpUiToolInputNotificationParams>(value, options)
-            }
-            "McpUiToolInputPartialNotification" => {
-                __v::validate_json::<McpUiToolInputPartialNotification>(value, options)
-            }
-            "McpUiToolInputPartialNotificationParams" => {
-                __v::validate_json::<
-                    McpUiToolInputPartialNotificationParams,
-                >(value, options)
-            }
-            "McpUiToolResultNotification" => {
-                __v::validate_json::<McpUiToolResultNotification>(value, options)
-            }
-            "McpUiToolCancelledNotification" => {
-                __v::validate_json::<McpUiToolCancelledNotification>(value, options)
-            }
-            "McpUiToolCancelledNotificationParams" => {
-                __v::validate_json::<
-                    McpUiToolCancelledNotificationParams,
-                >(value, options)
-            }
-            "McpUiHostCss" => __v::validate_json::<McpUiHostCss>(value, options),
-            "McpUiHostStyles" => __v::validate_json::<McpUiHostStyles>(value, options),
-            "McpUiHostContext" => __v::validate_json::<McpUiHostContext>(value, options),
-            "McpUiHostContextToolInfo" => {
-                __v::validate_json::<McpUiHostContextToolInfo>(value, options)
-            }
-            "McpUiHostContextContainerDimensions" => {
-                __v::validate_json::<McpUiHostContextContainerDimensions>(value, options)
-            }
-            "McpUiHostContextPlatform" => {
-                __v::validate_json::<McpUiHostContextPlatform>(value, options)
-            }
-            "McpUiHostContextDeviceCapabilities" => {
-                __v::validate_json::<McpUiHostContextDeviceCapabilities>(value, options)
-            }
-            "McpUiHostContextSafeAreaInsets" => {
-                __v::validate_json::<McpUiHostContextSafeAreaInsets>(value, options)
-            }
-            "McpUiHostContextChangedNotification" => {
-                __v::validate_json::<McpUiHostContextChangedNotification>(value, options)
-            }
-            "McpUiUpdateModelContextRequest" => {
-                __v::validate_json::<McpUiUpdateModelContextRequest>(value, options)
-            }
-            "McpUiUpdateModelContextRequestParams" => {
-                __v::validate_json::<
-                    McpUiUpdateModelContextRequestParams,
-                >(value, options)
-            }
-            "McpUiResourceTeardownRequest" => {
-                __v::validate_json::<McpUiResourceTeardownRequest>(value, options)
-            }
-            "McpUiResourceTeardownResult" => {
-                __v::validate_json::<McpUiResourceTeardownResult>(value, options)
-            }
-            "McpUiSupportedContentBlockModalities" => {
-                __v::validate_json::<
-                    McpUiSupportedContentBlockModalities,
-                >(value, options)
-            }
-            "McpUiRequestTeardownNotification" => {
-                __v::validate_json::<McpUiRequestTeardownNotification>(value, options)
-            }
-            "McpUiHostCapabilities" => {
-                __v::validate_json::<McpUiHostCapabilities>(value, options)
-            }
-            "McpUiHostCapabilitiesServerTools" => {
-                __v::validate_json::<McpUiHostCapabilitiesServerTools>(value, options)
-            }
-            "McpUiHostCapabilitiesServerResources" => {
-                __v::validate_json::<
-                    McpUiHostCapabilitiesServerResources,
-                >(value, options)
-            }
-            "McpUiHostCapabilitiesSandbox" => {
-                __v::validate_json::<McpUiHostCapabilitiesSandbox>(value, options)
-            }
-            "McpUiHostCapabilitiesSampling" => {
-                __v::validate_json::<McpUiHostCapabilitiesSampling>(value, options)
-            }
-            "McpUiAppCapabilities" => {
-                __v::validate_json::<McpUiAppCapabilities>(value, options)
-            }
-            "McpUiAppCapabilitiesTools" => {
-                __v::validate_json::<McpUiAppCapabilitiesTools>(value, options)
-            }
-            "McpUiInitializeRequest" => {
-                __v::validate_json::<McpUiInitializeRequest>(value, options)
-            }
-            "McpUiInitializeRequestParams" => {
-                __v::validate_json::<McpUiInitializeRequestParams>(value, options)
-            }
-            "McpUiInitializeResult" => {
-                __v::validate_json::<McpUiInitializeResult>(value, options)
-            }
-            "McpUiInitializedNotification" => {
-                __v::validate_json::<McpUiInitializedNotification>(value, options)
-            }
-            "McpUiResourceCsp" => __v::validate_json::<McpUiResourceCsp>(value, options),
-            "McpUiResourcePermissions" => {
-                __v::validate_json::<McpUiResourcePermissions>(value, options)
-            }
-            "McpUiResourceMeta" => {
-                __v::validate_json::<McpUiResourceMeta>(value, options)
-            }
-            "McpUiRequestDisplayModeRequest" => {
-                __v::validate_json::<McpUiRequestDisplayModeRequest>(value, options)
-            }
-            "McpUiRequestDisplayModeRequestParams" => {
-                __v::validate_json::<
-                    McpUiRequestDisplayModeRequestParams,
-                >(value, options)
-            }
-            "McpUiRequestDisplayModeResult" => {
-                __v::validate_json::<McpUiRequestDisplayModeResult>(value, options)
-            }
-            "McpUiToolVisibility" => {
-                __v::validate_json::<McpUiToolVisibility>(value, options)
-            }
-            "McpUiToolMeta" => __v::validate_json::<McpUiToolMeta>(value, options),
-            "McpUiClientCapabilities" => {
-                __v::validate_json::<McpUiClientCapabilities>(value, options)
-            }
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.validate)(value, options))
 }

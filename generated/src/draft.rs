@@ -28865,978 +28865,355 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
         ],
     ),
 ];
+/// Every alias with what it names: a schema type, or `string`, `integer`, `number`, `boolean`,
+/// `object`, `array`, `value` (any JSON).
+pub const ALIASES: &[(&str, &str)] = &[
+    ("JSONValue", "value"),
+    ("JSONObject", "value"),
+    ("JSONArray", "value"),
+    ("MetaObject", "object"),
+    ("Cursor", "string"),
+    ("EmptyResult", "Result"),
+    ("InputRequests", "object"),
+    ("InputResponses", "object"),
+    ("ClientNotification", "CancelledNotification"),
+    ("ClientResult", "EmptyResult"),
+];
+/// Every type, by schema name (sorted), with its typed reading, writing and validation,
+/// for tools that choose the type at run time. Plain JSON objects are `"object"`.
 #[cfg(feature = "dynamic")]
-/// Reads `json` as the type named `type_name` and writes it back.
-///
-/// Returns `None` for a name this module does not have; otherwise the
-/// re-serialized value and the schema name of what was read (for a union,
-/// the variant it chose).
+pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
+    __rt::dynamic::DynType::of::<Annotations>("Annotations"),
+    __rt::dynamic::DynType::of::<AudioContent>("AudioContent"),
+    __rt::dynamic::DynType::of::<BaseMetadata>("BaseMetadata"),
+    __rt::dynamic::DynType::of::<BlobResourceContents>("BlobResourceContents"),
+    __rt::dynamic::DynType::of::<BooleanSchema>("BooleanSchema"),
+    __rt::dynamic::DynType::of::<CacheableResult>("CacheableResult"),
+    __rt::dynamic::DynType::of::<CacheableResultCacheScope>("CacheableResultCacheScope"),
+    __rt::dynamic::DynType::of::<CallToolRequest>("CallToolRequest"),
+    __rt::dynamic::DynType::of::<CallToolRequestParams>("CallToolRequestParams"),
+    __rt::dynamic::DynType::of::<CallToolResult>("CallToolResult"),
+    __rt::dynamic::DynType::of::<CallToolResultResponse>("CallToolResultResponse"),
+    __rt::dynamic::DynType::of::<
+        CallToolResultResponseResult,
+    >("CallToolResultResponseResult"),
+    __rt::dynamic::DynType::of::<CancelledNotification>("CancelledNotification"),
+    __rt::dynamic::DynType::of::<
+        CancelledNotificationParams,
+    >("CancelledNotificationParams"),
+    __rt::dynamic::DynType::of::<ClientCapabilities>("ClientCapabilities"),
+    __rt::dynamic::DynType::of::<
+        ClientCapabilitiesElicitation,
+    >("ClientCapabilitiesElicitation"),
+    __rt::dynamic::DynType::of::<
+        ClientCapabilitiesSampling,
+    >("ClientCapabilitiesSampling"),
+    __rt::dynamic::DynType::of::<ClientNotification>("ClientNotification"),
+    __rt::dynamic::DynType::of::<ClientRequest>("ClientRequest"),
+    __rt::dynamic::DynType::of::<ClientResult>("ClientResult"),
+    __rt::dynamic::DynType::of::<CompleteRequest>("CompleteRequest"),
+    __rt::dynamic::DynType::of::<CompleteRequestParams>("CompleteRequestParams"),
+    __rt::dynamic::DynType::of::<
+        CompleteRequestParamsArgument,
+    >("CompleteRequestParamsArgument"),
+    __rt::dynamic::DynType::of::<
+        CompleteRequestParamsContext,
+    >("CompleteRequestParamsContext"),
+    __rt::dynamic::DynType::of::<CompleteRequestParamsRef>("CompleteRequestParamsRef"),
+    __rt::dynamic::DynType::of::<CompleteResult>("CompleteResult"),
+    __rt::dynamic::DynType::of::<CompleteResultCompletion>("CompleteResultCompletion"),
+    __rt::dynamic::DynType::of::<CompleteResultResponse>("CompleteResultResponse"),
+    __rt::dynamic::DynType::of::<ContentBlock>("ContentBlock"),
+    __rt::dynamic::DynType::of::<CreateMessageRequest>("CreateMessageRequest"),
+    __rt::dynamic::DynType::of::<
+        CreateMessageRequestParams,
+    >("CreateMessageRequestParams"),
+    __rt::dynamic::DynType::of::<
+        CreateMessageRequestParamsIncludeContext,
+    >("CreateMessageRequestParamsIncludeContext"),
+    __rt::dynamic::DynType::of::<CreateMessageResult>("CreateMessageResult"),
+    __rt::dynamic::DynType::of::<
+        CreateMessageResultStopReason,
+    >("CreateMessageResultStopReason"),
+    __rt::dynamic::DynType::of::<Cursor>("Cursor"),
+    __rt::dynamic::DynType::of::<DiscoverRequest>("DiscoverRequest"),
+    __rt::dynamic::DynType::of::<DiscoverResult>("DiscoverResult"),
+    __rt::dynamic::DynType::of::<DiscoverResultResponse>("DiscoverResultResponse"),
+    __rt::dynamic::DynType::of::<ElicitRequest>("ElicitRequest"),
+    __rt::dynamic::DynType::of::<ElicitRequestFormParams>("ElicitRequestFormParams"),
+    __rt::dynamic::DynType::of::<
+        ElicitRequestFormParamsRequestedSchema,
+    >("ElicitRequestFormParamsRequestedSchema"),
+    __rt::dynamic::DynType::of::<ElicitRequestParams>("ElicitRequestParams"),
+    __rt::dynamic::DynType::of::<ElicitRequestURLParams>("ElicitRequestURLParams"),
+    __rt::dynamic::DynType::of::<ElicitResult>("ElicitResult"),
+    __rt::dynamic::DynType::of::<ElicitResultAction>("ElicitResultAction"),
+    __rt::dynamic::DynType::of::<ElicitResultContentValue>("ElicitResultContentValue"),
+    __rt::dynamic::DynType::of::<EmbeddedResource>("EmbeddedResource"),
+    __rt::dynamic::DynType::of::<EmbeddedResourceResource>("EmbeddedResourceResource"),
+    __rt::dynamic::DynType::of::<EmptyResult>("EmptyResult"),
+    __rt::dynamic::DynType::of::<EnumSchema>("EnumSchema"),
+    __rt::dynamic::DynType::of::<Error>("Error"),
+    __rt::dynamic::DynType::of::<GetPromptRequest>("GetPromptRequest"),
+    __rt::dynamic::DynType::of::<GetPromptRequestParams>("GetPromptRequestParams"),
+    __rt::dynamic::DynType::of::<GetPromptResult>("GetPromptResult"),
+    __rt::dynamic::DynType::of::<GetPromptResultResponse>("GetPromptResultResponse"),
+    __rt::dynamic::DynType::of::<
+        GetPromptResultResponseResult,
+    >("GetPromptResultResponseResult"),
+    __rt::dynamic::DynType::of::<HeaderMismatchError>("HeaderMismatchError"),
+    __rt::dynamic::DynType::of::<HeaderMismatchErrorError>("HeaderMismatchErrorError"),
+    __rt::dynamic::DynType::of::<Icon>("Icon"),
+    __rt::dynamic::DynType::of::<IconTheme>("IconTheme"),
+    __rt::dynamic::DynType::of::<Icons>("Icons"),
+    __rt::dynamic::DynType::of::<ImageContent>("ImageContent"),
+    __rt::dynamic::DynType::of::<Implementation>("Implementation"),
+    __rt::dynamic::DynType::of::<InputRequest>("InputRequest"),
+    __rt::dynamic::DynType::of::<InputRequests>("InputRequests"),
+    __rt::dynamic::DynType::of::<InputRequiredResult>("InputRequiredResult"),
+    __rt::dynamic::DynType::of::<InputResponse>("InputResponse"),
+    __rt::dynamic::DynType::of::<
+        InputResponseRequestParams,
+    >("InputResponseRequestParams"),
+    __rt::dynamic::DynType::of::<InputResponses>("InputResponses"),
+    __rt::dynamic::DynType::of::<InternalError>("InternalError"),
+    __rt::dynamic::DynType::of::<InvalidParamsError>("InvalidParamsError"),
+    __rt::dynamic::DynType::of::<InvalidRequestError>("InvalidRequestError"),
+    __rt::dynamic::DynType::of::<JSONArray>("JSONArray"),
+    __rt::dynamic::DynType::of::<JSONObject>("JSONObject"),
+    __rt::dynamic::DynType::of::<JSONRPCErrorResponse>("JSONRPCErrorResponse"),
+    __rt::dynamic::DynType::of::<JSONRPCMessage>("JSONRPCMessage"),
+    __rt::dynamic::DynType::of::<JSONRPCNotification>("JSONRPCNotification"),
+    __rt::dynamic::DynType::of::<JSONRPCRequest>("JSONRPCRequest"),
+    __rt::dynamic::DynType::of::<JSONRPCResponse>("JSONRPCResponse"),
+    __rt::dynamic::DynType::of::<JSONRPCResultResponse>("JSONRPCResultResponse"),
+    __rt::dynamic::DynType::of::<JSONValue>("JSONValue"),
+    __rt::dynamic::DynType::of::<LegacyTitledEnumSchema>("LegacyTitledEnumSchema"),
+    __rt::dynamic::DynType::of::<ListPromptsRequest>("ListPromptsRequest"),
+    __rt::dynamic::DynType::of::<ListPromptsResult>("ListPromptsResult"),
+    __rt::dynamic::DynType::of::<ListPromptsResultResponse>("ListPromptsResultResponse"),
+    __rt::dynamic::DynType::of::<
+        ListResourceTemplatesRequest,
+    >("ListResourceTemplatesRequest"),
+    __rt::dynamic::DynType::of::<
+        ListResourceTemplatesResult,
+    >("ListResourceTemplatesResult"),
+    __rt::dynamic::DynType::of::<
+        ListResourceTemplatesResultResponse,
+    >("ListResourceTemplatesResultResponse"),
+    __rt::dynamic::DynType::of::<ListResourcesRequest>("ListResourcesRequest"),
+    __rt::dynamic::DynType::of::<ListResourcesResult>("ListResourcesResult"),
+    __rt::dynamic::DynType::of::<
+        ListResourcesResultResponse,
+    >("ListResourcesResultResponse"),
+    __rt::dynamic::DynType::of::<ListRootsRequest>("ListRootsRequest"),
+    __rt::dynamic::DynType::of::<ListRootsRequestParams>("ListRootsRequestParams"),
+    __rt::dynamic::DynType::of::<ListRootsResult>("ListRootsResult"),
+    __rt::dynamic::DynType::of::<ListToolsRequest>("ListToolsRequest"),
+    __rt::dynamic::DynType::of::<ListToolsResult>("ListToolsResult"),
+    __rt::dynamic::DynType::of::<ListToolsResultResponse>("ListToolsResultResponse"),
+    __rt::dynamic::DynType::of::<LoggingLevel>("LoggingLevel"),
+    __rt::dynamic::DynType::of::<
+        LoggingMessageNotification,
+    >("LoggingMessageNotification"),
+    __rt::dynamic::DynType::of::<
+        LoggingMessageNotificationParams,
+    >("LoggingMessageNotificationParams"),
+    __rt::dynamic::DynType::of::<MetaObject>("MetaObject"),
+    __rt::dynamic::DynType::of::<MethodNotFoundError>("MethodNotFoundError"),
+    __rt::dynamic::DynType::of::<
+        MissingRequiredClientCapabilityError,
+    >("MissingRequiredClientCapabilityError"),
+    __rt::dynamic::DynType::of::<
+        MissingRequiredClientCapabilityErrorError,
+    >("MissingRequiredClientCapabilityErrorError"),
+    __rt::dynamic::DynType::of::<
+        MissingRequiredClientCapabilityErrorErrorData,
+    >("MissingRequiredClientCapabilityErrorErrorData"),
+    __rt::dynamic::DynType::of::<ModelHint>("ModelHint"),
+    __rt::dynamic::DynType::of::<ModelPreferences>("ModelPreferences"),
+    __rt::dynamic::DynType::of::<MultiSelectEnumSchema>("MultiSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<Notification>("Notification"),
+    __rt::dynamic::DynType::of::<NotificationMetaObject>("NotificationMetaObject"),
+    __rt::dynamic::DynType::of::<NotificationParams>("NotificationParams"),
+    __rt::dynamic::DynType::of::<NumberSchema>("NumberSchema"),
+    __rt::dynamic::DynType::of::<NumberSchemaType>("NumberSchemaType"),
+    __rt::dynamic::DynType::of::<PaginatedRequest>("PaginatedRequest"),
+    __rt::dynamic::DynType::of::<PaginatedRequestParams>("PaginatedRequestParams"),
+    __rt::dynamic::DynType::of::<PaginatedResult>("PaginatedResult"),
+    __rt::dynamic::DynType::of::<ParseError>("ParseError"),
+    __rt::dynamic::DynType::of::<PrimitiveSchemaDefinition>("PrimitiveSchemaDefinition"),
+    __rt::dynamic::DynType::of::<ProgressNotification>("ProgressNotification"),
+    __rt::dynamic::DynType::of::<
+        ProgressNotificationParams,
+    >("ProgressNotificationParams"),
+    __rt::dynamic::DynType::of::<ProgressToken>("ProgressToken"),
+    __rt::dynamic::DynType::of::<Prompt>("Prompt"),
+    __rt::dynamic::DynType::of::<PromptArgument>("PromptArgument"),
+    __rt::dynamic::DynType::of::<
+        PromptListChangedNotification,
+    >("PromptListChangedNotification"),
+    __rt::dynamic::DynType::of::<PromptMessage>("PromptMessage"),
+    __rt::dynamic::DynType::of::<PromptReference>("PromptReference"),
+    __rt::dynamic::DynType::of::<ReadResourceRequest>("ReadResourceRequest"),
+    __rt::dynamic::DynType::of::<ReadResourceRequestParams>("ReadResourceRequestParams"),
+    __rt::dynamic::DynType::of::<ReadResourceResult>("ReadResourceResult"),
+    __rt::dynamic::DynType::of::<
+        ReadResourceResultContentsItem,
+    >("ReadResourceResultContentsItem"),
+    __rt::dynamic::DynType::of::<
+        ReadResourceResultResponse,
+    >("ReadResourceResultResponse"),
+    __rt::dynamic::DynType::of::<
+        ReadResourceResultResponseResult,
+    >("ReadResourceResultResponseResult"),
+    __rt::dynamic::DynType::of::<Request>("Request"),
+    __rt::dynamic::DynType::of::<RequestId>("RequestId"),
+    __rt::dynamic::DynType::of::<RequestMetaObject>("RequestMetaObject"),
+    __rt::dynamic::DynType::of::<RequestParams>("RequestParams"),
+    __rt::dynamic::DynType::of::<Resource>("Resource"),
+    __rt::dynamic::DynType::of::<ResourceContents>("ResourceContents"),
+    __rt::dynamic::DynType::of::<ResourceLink>("ResourceLink"),
+    __rt::dynamic::DynType::of::<
+        ResourceListChangedNotification,
+    >("ResourceListChangedNotification"),
+    __rt::dynamic::DynType::of::<ResourceRequestParams>("ResourceRequestParams"),
+    __rt::dynamic::DynType::of::<ResourceTemplate>("ResourceTemplate"),
+    __rt::dynamic::DynType::of::<ResourceTemplateReference>("ResourceTemplateReference"),
+    __rt::dynamic::DynType::of::<
+        ResourceUpdatedNotification,
+    >("ResourceUpdatedNotification"),
+    __rt::dynamic::DynType::of::<
+        ResourceUpdatedNotificationParams,
+    >("ResourceUpdatedNotificationParams"),
+    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<ResultMetaObject>("ResultMetaObject"),
+    __rt::dynamic::DynType::of::<ResultType>("ResultType"),
+    __rt::dynamic::DynType::of::<Role>("Role"),
+    __rt::dynamic::DynType::of::<Root>("Root"),
+    __rt::dynamic::DynType::of::<SamplingMessage>("SamplingMessage"),
+    __rt::dynamic::DynType::of::<SamplingMessageContent>("SamplingMessageContent"),
+    __rt::dynamic::DynType::of::<
+        SamplingMessageContentBlock,
+    >("SamplingMessageContentBlock"),
+    __rt::dynamic::DynType::of::<ServerCapabilities>("ServerCapabilities"),
+    __rt::dynamic::DynType::of::<ServerCapabilitiesPrompts>("ServerCapabilitiesPrompts"),
+    __rt::dynamic::DynType::of::<
+        ServerCapabilitiesResources,
+    >("ServerCapabilitiesResources"),
+    __rt::dynamic::DynType::of::<ServerCapabilitiesTools>("ServerCapabilitiesTools"),
+    __rt::dynamic::DynType::of::<ServerNotification>("ServerNotification"),
+    __rt::dynamic::DynType::of::<ServerResult>("ServerResult"),
+    __rt::dynamic::DynType::of::<SingleSelectEnumSchema>("SingleSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<StringSchema>("StringSchema"),
+    __rt::dynamic::DynType::of::<StringSchemaFormat>("StringSchemaFormat"),
+    __rt::dynamic::DynType::of::<SubscriptionFilter>("SubscriptionFilter"),
+    __rt::dynamic::DynType::of::<
+        SubscriptionsAcknowledgedNotification,
+    >("SubscriptionsAcknowledgedNotification"),
+    __rt::dynamic::DynType::of::<
+        SubscriptionsAcknowledgedNotificationParams,
+    >("SubscriptionsAcknowledgedNotificationParams"),
+    __rt::dynamic::DynType::of::<
+        SubscriptionsListenRequest,
+    >("SubscriptionsListenRequest"),
+    __rt::dynamic::DynType::of::<
+        SubscriptionsListenRequestParams,
+    >("SubscriptionsListenRequestParams"),
+    __rt::dynamic::DynType::of::<SubscriptionsListenResult>("SubscriptionsListenResult"),
+    __rt::dynamic::DynType::of::<
+        SubscriptionsListenResultMetaObject,
+    >("SubscriptionsListenResultMetaObject"),
+    __rt::dynamic::DynType::of::<
+        SubscriptionsListenResultResponse,
+    >("SubscriptionsListenResultResponse"),
+    __rt::dynamic::DynType::of::<TextContent>("TextContent"),
+    __rt::dynamic::DynType::of::<TextResourceContents>("TextResourceContents"),
+    __rt::dynamic::DynType::of::<
+        TitledMultiSelectEnumSchema,
+    >("TitledMultiSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<
+        TitledMultiSelectEnumSchemaItems,
+    >("TitledMultiSelectEnumSchemaItems"),
+    __rt::dynamic::DynType::of::<
+        TitledMultiSelectEnumSchemaItemsAnyOfItem,
+    >("TitledMultiSelectEnumSchemaItemsAnyOfItem"),
+    __rt::dynamic::DynType::of::<
+        TitledSingleSelectEnumSchema,
+    >("TitledSingleSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<
+        TitledSingleSelectEnumSchemaOneOfItem,
+    >("TitledSingleSelectEnumSchemaOneOfItem"),
+    __rt::dynamic::DynType::of::<Tool>("Tool"),
+    __rt::dynamic::DynType::of::<ToolAnnotations>("ToolAnnotations"),
+    __rt::dynamic::DynType::of::<ToolChoice>("ToolChoice"),
+    __rt::dynamic::DynType::of::<ToolChoiceMode>("ToolChoiceMode"),
+    __rt::dynamic::DynType::of::<ToolInputSchema>("ToolInputSchema"),
+    __rt::dynamic::DynType::of::<
+        ToolListChangedNotification,
+    >("ToolListChangedNotification"),
+    __rt::dynamic::DynType::of::<ToolOutputSchema>("ToolOutputSchema"),
+    __rt::dynamic::DynType::of::<ToolResultContent>("ToolResultContent"),
+    __rt::dynamic::DynType::of::<ToolUseContent>("ToolUseContent"),
+    __rt::dynamic::DynType::of::<
+        UnsupportedProtocolVersionError,
+    >("UnsupportedProtocolVersionError"),
+    __rt::dynamic::DynType::of::<
+        UnsupportedProtocolVersionErrorError,
+    >("UnsupportedProtocolVersionErrorError"),
+    __rt::dynamic::DynType::of::<
+        UnsupportedProtocolVersionErrorErrorData,
+    >("UnsupportedProtocolVersionErrorErrorData"),
+    __rt::dynamic::DynType::of::<
+        UntitledMultiSelectEnumSchema,
+    >("UntitledMultiSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<
+        UntitledMultiSelectEnumSchemaItems,
+    >("UntitledMultiSelectEnumSchemaItems"),
+    __rt::dynamic::DynType::of::<
+        UntitledSingleSelectEnumSchema,
+    >("UntitledSingleSelectEnumSchema"),
+];
+/// The run-time entry of the type named `type_name`.
+#[cfg(feature = "dynamic")]
+pub fn dynamic(type_name: &str) -> Option<&'static __rt::dynamic::DynType> {
+    __rt::dynamic::find(DYNAMIC, type_name)
+}
+/// Reads `json` as the type named `type_name` and writes it back: the re-serialized value and
+/// the schema name of what was read (for a union, the variant it chose). `None` for an unknown name.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        json: &str,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t: T = serde_json::from_str(json)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "JSONValue" => go::<JSONValue>(json),
-            "JSONObject" => go::<JSONObject>(json),
-            "JSONArray" => go::<JSONArray>(json),
-            "JSONRPCMessage" => go::<JSONRPCMessage>(json),
-            "MetaObject" => go::<MetaObject>(json),
-            "RequestMetaObject" => go::<RequestMetaObject>(json),
-            "NotificationMetaObject" => go::<NotificationMetaObject>(json),
-            "ResultMetaObject" => go::<ResultMetaObject>(json),
-            "ProgressToken" => go::<ProgressToken>(json),
-            "Cursor" => go::<Cursor>(json),
-            "RequestParams" => go::<RequestParams>(json),
-            "Request" => go::<Request>(json),
-            "NotificationParams" => go::<NotificationParams>(json),
-            "Notification" => go::<Notification>(json),
-            "ResultType" => go::<ResultType>(json),
-            "Result" => go::<Result>(json),
-            "Error" => go::<Error>(json),
-            "RequestId" => go::<RequestId>(json),
-            "JSONRPCRequest" => go::<JSONRPCRequest>(json),
-            "JSONRPCNotification" => go::<JSONRPCNotification>(json),
-            "JSONRPCResultResponse" => go::<JSONRPCResultResponse>(json),
-            "JSONRPCErrorResponse" => go::<JSONRPCErrorResponse>(json),
-            "JSONRPCResponse" => go::<JSONRPCResponse>(json),
-            "ParseError" => go::<ParseError>(json),
-            "InvalidRequestError" => go::<InvalidRequestError>(json),
-            "MethodNotFoundError" => go::<MethodNotFoundError>(json),
-            "InvalidParamsError" => go::<InvalidParamsError>(json),
-            "InternalError" => go::<InternalError>(json),
-            "HeaderMismatchError" => go::<HeaderMismatchError>(json),
-            "HeaderMismatchErrorError" => go::<HeaderMismatchErrorError>(json),
-            "UnsupportedProtocolVersionError" => {
-                go::<UnsupportedProtocolVersionError>(json)
-            }
-            "UnsupportedProtocolVersionErrorErrorData" => {
-                go::<UnsupportedProtocolVersionErrorErrorData>(json)
-            }
-            "UnsupportedProtocolVersionErrorError" => {
-                go::<UnsupportedProtocolVersionErrorError>(json)
-            }
-            "MissingRequiredClientCapabilityError" => {
-                go::<MissingRequiredClientCapabilityError>(json)
-            }
-            "MissingRequiredClientCapabilityErrorErrorData" => {
-                go::<MissingRequiredClientCapabilityErrorErrorData>(json)
-            }
-            "MissingRequiredClientCapabilityErrorError" => {
-                go::<MissingRequiredClientCapabilityErrorError>(json)
-            }
-            "EmptyResult" => go::<EmptyResult>(json),
-            "InputRequest" => go::<InputRequest>(json),
-            "InputResponse" => go::<InputResponse>(json),
-            "InputRequests" => go::<InputRequests>(json),
-            "InputResponses" => go::<InputResponses>(json),
-            "InputRequiredResult" => go::<InputRequiredResult>(json),
-            "InputResponseRequestParams" => go::<InputResponseRequestParams>(json),
-            "CancelledNotificationParams" => go::<CancelledNotificationParams>(json),
-            "CancelledNotification" => go::<CancelledNotification>(json),
-            "DiscoverRequest" => go::<DiscoverRequest>(json),
-            "DiscoverResult" => go::<DiscoverResult>(json),
-            "DiscoverResultResponse" => go::<DiscoverResultResponse>(json),
-            "ClientCapabilities" => go::<ClientCapabilities>(json),
-            "ClientCapabilitiesSampling" => go::<ClientCapabilitiesSampling>(json),
-            "ClientCapabilitiesElicitation" => go::<ClientCapabilitiesElicitation>(json),
-            "ServerCapabilities" => go::<ServerCapabilities>(json),
-            "ServerCapabilitiesPrompts" => go::<ServerCapabilitiesPrompts>(json),
-            "ServerCapabilitiesResources" => go::<ServerCapabilitiesResources>(json),
-            "ServerCapabilitiesTools" => go::<ServerCapabilitiesTools>(json),
-            "Icon" => go::<Icon>(json),
-            "IconTheme" => go::<IconTheme>(json),
-            "Icons" => go::<Icons>(json),
-            "BaseMetadata" => go::<BaseMetadata>(json),
-            "Implementation" => go::<Implementation>(json),
-            "ProgressNotificationParams" => go::<ProgressNotificationParams>(json),
-            "ProgressNotification" => go::<ProgressNotification>(json),
-            "PaginatedRequestParams" => go::<PaginatedRequestParams>(json),
-            "PaginatedRequest" => go::<PaginatedRequest>(json),
-            "PaginatedResult" => go::<PaginatedResult>(json),
-            "CacheableResult" => go::<CacheableResult>(json),
-            "CacheableResultCacheScope" => go::<CacheableResultCacheScope>(json),
-            "ListResourcesRequest" => go::<ListResourcesRequest>(json),
-            "ListResourcesResult" => go::<ListResourcesResult>(json),
-            "ListResourcesResultResponse" => go::<ListResourcesResultResponse>(json),
-            "ListResourceTemplatesRequest" => go::<ListResourceTemplatesRequest>(json),
-            "ListResourceTemplatesResult" => go::<ListResourceTemplatesResult>(json),
-            "ListResourceTemplatesResultResponse" => {
-                go::<ListResourceTemplatesResultResponse>(json)
-            }
-            "ResourceRequestParams" => go::<ResourceRequestParams>(json),
-            "ReadResourceRequestParams" => go::<ReadResourceRequestParams>(json),
-            "ReadResourceRequest" => go::<ReadResourceRequest>(json),
-            "ReadResourceResult" => go::<ReadResourceResult>(json),
-            "ReadResourceResultContentsItem" => {
-                go::<ReadResourceResultContentsItem>(json)
-            }
-            "ReadResourceResultResponse" => go::<ReadResourceResultResponse>(json),
-            "ReadResourceResultResponseResult" => {
-                go::<ReadResourceResultResponseResult>(json)
-            }
-            "ResourceListChangedNotification" => {
-                go::<ResourceListChangedNotification>(json)
-            }
-            "SubscriptionFilter" => go::<SubscriptionFilter>(json),
-            "SubscriptionsListenRequestParams" => {
-                go::<SubscriptionsListenRequestParams>(json)
-            }
-            "SubscriptionsListenRequest" => go::<SubscriptionsListenRequest>(json),
-            "SubscriptionsListenResultMetaObject" => {
-                go::<SubscriptionsListenResultMetaObject>(json)
-            }
-            "SubscriptionsListenResult" => go::<SubscriptionsListenResult>(json),
-            "SubscriptionsListenResultResponse" => {
-                go::<SubscriptionsListenResultResponse>(json)
-            }
-            "SubscriptionsAcknowledgedNotificationParams" => {
-                go::<SubscriptionsAcknowledgedNotificationParams>(json)
-            }
-            "SubscriptionsAcknowledgedNotification" => {
-                go::<SubscriptionsAcknowledgedNotification>(json)
-            }
-            "ResourceUpdatedNotificationParams" => {
-                go::<ResourceUpdatedNotificationParams>(json)
-            }
-            "ResourceUpdatedNotification" => go::<ResourceUpdatedNotification>(json),
-            "Resource" => go::<Resource>(json),
-            "ResourceTemplate" => go::<ResourceTemplate>(json),
-            "ResourceContents" => go::<ResourceContents>(json),
-            "TextResourceContents" => go::<TextResourceContents>(json),
-            "BlobResourceContents" => go::<BlobResourceContents>(json),
-            "ListPromptsRequest" => go::<ListPromptsRequest>(json),
-            "ListPromptsResult" => go::<ListPromptsResult>(json),
-            "ListPromptsResultResponse" => go::<ListPromptsResultResponse>(json),
-            "GetPromptRequestParams" => go::<GetPromptRequestParams>(json),
-            "GetPromptRequest" => go::<GetPromptRequest>(json),
-            "GetPromptResult" => go::<GetPromptResult>(json),
-            "GetPromptResultResponse" => go::<GetPromptResultResponse>(json),
-            "GetPromptResultResponseResult" => go::<GetPromptResultResponseResult>(json),
-            "Prompt" => go::<Prompt>(json),
-            "PromptArgument" => go::<PromptArgument>(json),
-            "Role" => go::<Role>(json),
-            "PromptMessage" => go::<PromptMessage>(json),
-            "ResourceLink" => go::<ResourceLink>(json),
-            "EmbeddedResource" => go::<EmbeddedResource>(json),
-            "EmbeddedResourceResource" => go::<EmbeddedResourceResource>(json),
-            "PromptListChangedNotification" => go::<PromptListChangedNotification>(json),
-            "ListToolsRequest" => go::<ListToolsRequest>(json),
-            "ListToolsResult" => go::<ListToolsResult>(json),
-            "ListToolsResultResponse" => go::<ListToolsResultResponse>(json),
-            "CallToolResult" => go::<CallToolResult>(json),
-            "CallToolResultResponse" => go::<CallToolResultResponse>(json),
-            "CallToolResultResponseResult" => go::<CallToolResultResponseResult>(json),
-            "CallToolRequestParams" => go::<CallToolRequestParams>(json),
-            "CallToolRequest" => go::<CallToolRequest>(json),
-            "ToolListChangedNotification" => go::<ToolListChangedNotification>(json),
-            "ToolAnnotations" => go::<ToolAnnotations>(json),
-            "Tool" => go::<Tool>(json),
-            "ToolInputSchema" => go::<ToolInputSchema>(json),
-            "ToolOutputSchema" => go::<ToolOutputSchema>(json),
-            "LoggingMessageNotificationParams" => {
-                go::<LoggingMessageNotificationParams>(json)
-            }
-            "LoggingMessageNotification" => go::<LoggingMessageNotification>(json),
-            "LoggingLevel" => go::<LoggingLevel>(json),
-            "CreateMessageRequestParams" => go::<CreateMessageRequestParams>(json),
-            "CreateMessageRequestParamsIncludeContext" => {
-                go::<CreateMessageRequestParamsIncludeContext>(json)
-            }
-            "ToolChoice" => go::<ToolChoice>(json),
-            "ToolChoiceMode" => go::<ToolChoiceMode>(json),
-            "CreateMessageRequest" => go::<CreateMessageRequest>(json),
-            "CreateMessageResult" => go::<CreateMessageResult>(json),
-            "CreateMessageResultStopReason" => go::<CreateMessageResultStopReason>(json),
-            "SamplingMessage" => go::<SamplingMessage>(json),
-            "SamplingMessageContent" => go::<SamplingMessageContent>(json),
-            "SamplingMessageContentBlock" => go::<SamplingMessageContentBlock>(json),
-            "Annotations" => go::<Annotations>(json),
-            "ContentBlock" => go::<ContentBlock>(json),
-            "TextContent" => go::<TextContent>(json),
-            "ImageContent" => go::<ImageContent>(json),
-            "AudioContent" => go::<AudioContent>(json),
-            "ToolUseContent" => go::<ToolUseContent>(json),
-            "ToolResultContent" => go::<ToolResultContent>(json),
-            "ModelPreferences" => go::<ModelPreferences>(json),
-            "ModelHint" => go::<ModelHint>(json),
-            "CompleteRequestParams" => go::<CompleteRequestParams>(json),
-            "CompleteRequestParamsRef" => go::<CompleteRequestParamsRef>(json),
-            "CompleteRequestParamsArgument" => go::<CompleteRequestParamsArgument>(json),
-            "CompleteRequestParamsContext" => go::<CompleteRequestParamsContext>(json),
-            "CompleteRequest" => go::<CompleteRequest>(json),
-            "CompleteResult" => go::<CompleteResult>(json),
-            "CompleteResultCompletion" => go::<CompleteResultCompletion>(json),
-            "CompleteResultResponse" => go::<CompleteResultResponse>(json),
-            "ResourceTemplateReference" => go::<ResourceTemplateReference>(json),
-            "PromptReference" => go::<PromptReference>(json),
-            "ListRootsRequest" => go::<ListRootsRequest>(json),
-            "ListRootsRequestParams" => go::<ListRootsRequestParams>(json),
-            "ListRootsResult" => go::<ListRootsResult>(json),
-            "Root" => go::<Root>(json),
-            "ElicitRequestFormParams" => go::<ElicitRequestFormParams>(json),
-            "ElicitRequestFormParamsRequestedSchema" => {
-                go::<ElicitRequestFormParamsRequestedSchema>(json)
-            }
-            "ElicitRequestURLParams" => go::<ElicitRequestURLParams>(json),
-            "ElicitRequestParams" => go::<ElicitRequestParams>(json),
-            "ElicitRequest" => go::<ElicitRequest>(json),
-            "PrimitiveSchemaDefinition" => go::<PrimitiveSchemaDefinition>(json),
-            "StringSchema" => go::<StringSchema>(json),
-            "StringSchemaFormat" => go::<StringSchemaFormat>(json),
-            "NumberSchema" => go::<NumberSchema>(json),
-            "NumberSchemaType" => go::<NumberSchemaType>(json),
-            "BooleanSchema" => go::<BooleanSchema>(json),
-            "UntitledSingleSelectEnumSchema" => {
-                go::<UntitledSingleSelectEnumSchema>(json)
-            }
-            "TitledSingleSelectEnumSchema" => go::<TitledSingleSelectEnumSchema>(json),
-            "TitledSingleSelectEnumSchemaOneOfItem" => {
-                go::<TitledSingleSelectEnumSchemaOneOfItem>(json)
-            }
-            "SingleSelectEnumSchema" => go::<SingleSelectEnumSchema>(json),
-            "UntitledMultiSelectEnumSchema" => go::<UntitledMultiSelectEnumSchema>(json),
-            "UntitledMultiSelectEnumSchemaItems" => {
-                go::<UntitledMultiSelectEnumSchemaItems>(json)
-            }
-            "TitledMultiSelectEnumSchema" => go::<TitledMultiSelectEnumSchema>(json),
-            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
-                go::<TitledMultiSelectEnumSchemaItemsAnyOfItem>(json)
-            }
-            "TitledMultiSelectEnumSchemaItems" => {
-                go::<TitledMultiSelectEnumSchemaItems>(json)
-            }
-            "MultiSelectEnumSchema" => go::<MultiSelectEnumSchema>(json),
-            "LegacyTitledEnumSchema" => go::<LegacyTitledEnumSchema>(json),
-            "EnumSchema" => go::<EnumSchema>(json),
-            "ElicitResult" => go::<ElicitResult>(json),
-            "ElicitResultAction" => go::<ElicitResultAction>(json),
-            "ElicitResultContentValue" => go::<ElicitResultContentValue>(json),
-            "ClientRequest" => go::<ClientRequest>(json),
-            "ClientNotification" => go::<ClientNotification>(json),
-            "ClientResult" => go::<ClientResult>(json),
-            "ServerNotification" => go::<ServerNotification>(json),
-            "ServerResult" => go::<ServerResult>(json),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_json)(json))
 }
-#[cfg(feature = "dynamic")]
 /// Like [`roundtrip_json`], from an already parsed value.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_value(
     type_name: &str,
     value: &serde_json::Value,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        value: &serde_json::Value,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t = T::deserialize(value)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "JSONValue" => go::<JSONValue>(value),
-            "JSONObject" => go::<JSONObject>(value),
-            "JSONArray" => go::<JSONArray>(value),
-            "JSONRPCMessage" => go::<JSONRPCMessage>(value),
-            "MetaObject" => go::<MetaObject>(value),
-            "RequestMetaObject" => go::<RequestMetaObject>(value),
-            "NotificationMetaObject" => go::<NotificationMetaObject>(value),
-            "ResultMetaObject" => go::<ResultMetaObject>(value),
-            "ProgressToken" => go::<ProgressToken>(value),
-            "Cursor" => go::<Cursor>(value),
-            "RequestParams" => go::<RequestParams>(value),
-            "Request" => go::<Request>(value),
-            "NotificationParams" => go::<NotificationParams>(value),
-            "Notification" => go::<Notification>(value),
-            "ResultType" => go::<ResultType>(value),
-            "Result" => go::<Result>(value),
-            "Error" => go::<Error>(value),
-            "RequestId" => go::<RequestId>(value),
-            "JSONRPCRequest" => go::<JSONRPCRequest>(value),
-            "JSONRPCNotification" => go::<JSONRPCNotification>(value),
-            "JSONRPCResultResponse" => go::<JSONRPCResultResponse>(value),
-            "JSONRPCErrorResponse" => go::<JSONRPCErrorResponse>(value),
-            "JSONRPCResponse" => go::<JSONRPCResponse>(value),
-            "ParseError" => go::<ParseError>(value),
-            "InvalidRequestError" => go::<InvalidRequestError>(value),
-            "MethodNotFoundError" => go::<MethodNotFoundError>(value),
-            "InvalidParamsError" => go::<InvalidParamsError>(value),
-            "InternalError" => go::<InternalError>(value),
-            "HeaderMismatchError" => go::<HeaderMismatchError>(value),
-            "HeaderMismatchErrorError" => go::<HeaderMismatchErrorError>(value),
-            "UnsupportedProtocolVersionError" => {
-                go::<UnsupportedProtocolVersionError>(value)
-            }
-            "UnsupportedProtocolVersionErrorErrorData" => {
-                go::<UnsupportedProtocolVersionErrorErrorData>(value)
-            }
-            "UnsupportedProtocolVersionErrorError" => {
-                go::<UnsupportedProtocolVersionErrorError>(value)
-            }
-            "MissingRequiredClientCapabilityError" => {
-                go::<MissingRequiredClientCapabilityError>(value)
-            }
-            "MissingRequiredClientCapabilityErrorErrorData" => {
-                go::<MissingRequiredClientCapabilityErrorErrorData>(value)
-            }
-            "MissingRequiredClientCapabilityErrorError" => {
-                go::<MissingRequiredClientCapabilityErrorError>(value)
-            }
-            "EmptyResult" => go::<EmptyResult>(value),
-            "InputRequest" => go::<InputRequest>(value),
-            "InputResponse" => go::<InputResponse>(value),
-            "InputRequests" => go::<InputRequests>(value),
-            "InputResponses" => go::<InputResponses>(value),
-            "InputRequiredResult" => go::<InputRequiredResult>(value),
-            "InputResponseRequestParams" => go::<InputResponseRequestParams>(value),
-            "CancelledNotificationParams" => go::<CancelledNotificationParams>(value),
-            "CancelledNotification" => go::<CancelledNotification>(value),
-            "DiscoverRequest" => go::<DiscoverRequest>(value),
-            "DiscoverResult" => go::<DiscoverResult>(value),
-            "DiscoverResultResponse" => go::<DiscoverResultResponse>(value),
-            "ClientCapabilities" => go::<ClientCapabilities>(value),
-            "ClientCapabilitiesSampling" => go::<ClientCapabilitiesSampling>(value),
-            "ClientCapabilitiesElicitation" => go::<ClientCapabilitiesElicitation>(value),
-            "ServerCapabilities" => go::<ServerCapabilities>(value),
-            "ServerCapabilitiesPrompts" => go::<ServerCapabilitiesPrompts>(value),
-            "ServerCapabilitiesResources" => go::<ServerCapabilitiesResources>(value),
-            "ServerCapabilitiesTools" => go::<ServerCapabilitiesTools>(value),
-            "Icon" => go::<Icon>(value),
-            "IconTheme" => go::<IconTheme>(value),
-            "Icons" => go::<Icons>(value),
-            "BaseMetadata" => go::<BaseMetadata>(value),
-            "Implementation" => go::<Implementation>(value),
-            "ProgressNotificationParams" => go::<ProgressNotificationParams>(value),
-            "ProgressNotification" => go::<ProgressNotification>(value),
-            "PaginatedRequestParams" => go::<PaginatedRequestParams>(value),
-            "PaginatedRequest" => go::<PaginatedRequest>(value),
-            "PaginatedResult" => go::<PaginatedResult>(value),
-            "CacheableResult" => go::<CacheableResult>(value),
-            "CacheableResultCacheScope" => go::<CacheableResultCacheScope>(value),
-            "ListResourcesRequest" => go::<ListResourcesRequest>(value),
-            "ListResourcesResult" => go::<ListResourcesResult>(value),
-            "ListResourcesResultResponse" => go::<ListResourcesResultResponse>(value),
-            "ListResourceTemplatesRequest" => go::<ListResourceTemplatesRequest>(value),
-            "ListResourceTemplatesResult" => go::<ListResourceTemplatesResult>(value),
-            "ListResourceTemplatesResultResponse" => {
-                go::<ListResourceTemplatesResultResponse>(value)
-            }
-            "ResourceRequestParams" => go::<ResourceRequestParams>(value),
-            "ReadResourceRequestParams" => go::<ReadResourceRequestParams>(value),
-            "ReadResourceRequest" => go::<ReadResourceRequest>(value),
-            "ReadResourceResult" => go::<ReadResourceResult>(value),
-            "ReadResourceResultContentsItem" => {
-                go::<ReadResourceResultContentsItem>(value)
-            }
-            "ReadResourceResultResponse" => go::<ReadResourceResultResponse>(value),
-            "ReadResourceResultResponseResult" => {
-                go::<ReadResourceResultResponseResult>(value)
-            }
-            "ResourceListChangedNotification" => {
-                go::<ResourceListChangedNotification>(value)
-            }
-            "SubscriptionFilter" => go::<SubscriptionFilter>(value),
-            "SubscriptionsListenRequestParams" => {
-                go::<SubscriptionsListenRequestParams>(value)
-            }
-            "SubscriptionsListenRequest" => go::<SubscriptionsListenRequest>(value),
-            "SubscriptionsListenResultMetaObject" => {
-                go::<SubscriptionsListenResultMetaObject>(value)
-            }
-            "SubscriptionsListenResult" => go::<SubscriptionsListenResult>(value),
-            "SubscriptionsListenResultResponse" => {
-                go::<SubscriptionsListenResultResponse>(value)
-            }
-            "SubscriptionsAcknowledgedNotificationParams" => {
-                go::<SubscriptionsAcknowledgedNotificationParams>(value)
-            }
-            "SubscriptionsAcknowledgedNotification" => {
-                go::<SubscriptionsAcknowledgedNotification>(value)
-            }
-            "ResourceUpdatedNotificationParams" => {
-                go::<ResourceUpdatedNotificationParams>(value)
-            }
-            "ResourceUpdatedNotification" => go::<ResourceUpdatedNotification>(value),
-            "Resource" => go::<Resource>(value),
-            "ResourceTemplate" => go::<ResourceTemplate>(value),
-            "ResourceContents" => go::<ResourceContents>(value),
-            "TextResourceContents" => go::<TextResourceContents>(value),
-            "BlobResourceContents" => go::<BlobResourceContents>(value),
-            "ListPromptsRequest" => go::<ListPromptsRequest>(value),
-            "ListPromptsResult" => go::<ListPromptsResult>(value),
-            "ListPromptsResultResponse" => go::<ListPromptsResultResponse>(value),
-            "GetPromptRequestParams" => go::<GetPromptRequestParams>(value),
-            "GetPromptRequest" => go::<GetPromptRequest>(value),
-            "GetPromptResult" => go::<GetPromptResult>(value),
-            "GetPromptResultResponse" => go::<GetPromptResultResponse>(value),
-            "GetPromptResultResponseResult" => go::<GetPromptResultResponseResult>(value),
-            "Prompt" => go::<Prompt>(value),
-            "PromptArgument" => go::<PromptArgument>(value),
-            "Role" => go::<Role>(value),
-            "PromptMessage" => go::<PromptMessage>(value),
-            "ResourceLink" => go::<ResourceLink>(value),
-            "EmbeddedResource" => go::<EmbeddedResource>(value),
-            "EmbeddedResourceResource" => go::<EmbeddedResourceResource>(value),
-            "PromptListChangedNotification" => go::<PromptListChangedNotification>(value),
-            "ListToolsRequest" => go::<ListToolsRequest>(value),
-            "ListToolsResult" => go::<ListToolsResult>(value),
-            "ListToolsResultResponse" => go::<ListToolsResultResponse>(value),
-            "CallToolResult" => go::<CallToolResult>(value),
-            "CallToolResultResponse" => go::<CallToolResultResponse>(value),
-            "CallToolResultResponseResult" => go::<CallToolResultResponseResult>(value),
-            "CallToolRequestParams" => go::<CallToolRequestParams>(value),
-            "CallToolRequest" => go::<CallToolRequest>(value),
-            "ToolListChangedNotification" => go::<ToolListChangedNotification>(value),
-            "ToolAnnotations" => go::<ToolAnnotations>(value),
-            "Tool" => go::<Tool>(value),
-            "ToolInputSchema" => go::<ToolInputSchema>(value),
-            "ToolOutputSchema" => go::<ToolOutputSchema>(value),
-            "LoggingMessageNotificationParams" => {
-                go::<LoggingMessageNotificationParams>(value)
-            }
-            "LoggingMessageNotification" => go::<LoggingMessageNotification>(value),
-            "LoggingLevel" => go::<LoggingLevel>(value),
-            "CreateMessageRequestParams" => go::<CreateMessageRequestParams>(value),
-            "CreateMessageRequestParamsIncludeContext" => {
-                go::<CreateMessageRequestParamsIncludeContext>(value)
-            }
-            "ToolChoice" => go::<ToolChoice>(value),
-            "ToolChoiceMode" => go::<ToolChoiceMode>(value),
-            "CreateMessageRequest" => go::<CreateMessageRequest>(value),
-            "CreateMessageResult" => go::<CreateMessageResult>(value),
-            "CreateMessageResultStopReason" => go::<CreateMessageResultStopReason>(value),
-            "SamplingMessage" => go::<SamplingMessage>(value),
-            "SamplingMessageContent" => go::<SamplingMessageContent>(value),
-            "SamplingMessageContentBlock" => go::<SamplingMessageContentBlock>(value),
-            "Annotations" => go::<Annotations>(value),
-            "ContentBlock" => go::<ContentBlock>(value),
-            "TextContent" => go::<TextContent>(value),
-            "ImageContent" => go::<ImageContent>(value),
-            "AudioContent" => go::<AudioContent>(value),
-            "ToolUseContent" => go::<ToolUseContent>(value),
-            "ToolResultContent" => go::<ToolResultContent>(value),
-            "ModelPreferences" => go::<ModelPreferences>(value),
-            "ModelHint" => go::<ModelHint>(value),
-            "CompleteRequestParams" => go::<CompleteRequestParams>(value),
-            "CompleteRequestParamsRef" => go::<CompleteRequestParamsRef>(value),
-            "CompleteRequestParamsArgument" => go::<CompleteRequestParamsArgument>(value),
-            "CompleteRequestParamsContext" => go::<CompleteRequestParamsContext>(value),
-            "CompleteRequest" => go::<CompleteRequest>(value),
-            "CompleteResult" => go::<CompleteResult>(value),
-            "CompleteResultCompletion" => go::<CompleteResultCompletion>(value),
-            "CompleteResultResponse" => go::<CompleteResultResponse>(value),
-            "ResourceTemplateReference" => go::<ResourceTemplateReference>(value),
-            "PromptReference" => go::<PromptReference>(value),
-            "ListRootsRequest" => go::<ListRootsRequest>(value),
-            "ListRootsRequestParams" => go::<ListRootsRequestParams>(value),
-            "ListRootsResult" => go::<ListRootsResult>(value),
-            "Root" => go::<Root>(value),
-            "ElicitRequestFormParams" => go::<ElicitRequestFormParams>(value),
-            "ElicitRequestFormParamsRequestedSchema" => {
-                go::<ElicitRequestFormParamsRequestedSchema>(value)
-            }
-            "ElicitRequestURLParams" => go::<ElicitRequestURLParams>(value),
-            "ElicitRequestParams" => go::<ElicitRequestParams>(value),
-            "ElicitRequest" => go::<ElicitRequest>(value),
-            "PrimitiveSchemaDefinition" => go::<PrimitiveSchemaDefinition>(value),
-            "StringSchema" => go::<StringSchema>(value),
-            "StringSchemaFormat" => go::<StringSchemaFormat>(value),
-            "NumberSchema" => go::<NumberSchema>(value),
-            "NumberSchemaType" => go::<NumberSchemaType>(value),
-            "BooleanSchema" => go::<BooleanSchema>(value),
-            "UntitledSingleSelectEnumSchema" => {
-                go::<UntitledSingleSelectEnumSchema>(value)
-            }
-            "TitledSingleSelectEnumSchema" => go::<TitledSingleSelectEnumSchema>(value),
-            "TitledSingleSelectEnumSchemaOneOfItem" => {
-                go::<TitledSingleSelectEnumSchemaOneOfItem>(value)
-            }
-            "SingleSelectEnumSchema" => go::<SingleSelectEnumSchema>(value),
-            "UntitledMultiSelectEnumSchema" => go::<UntitledMultiSelectEnumSchema>(value),
-            "UntitledMultiSelectEnumSchemaItems" => {
-                go::<UntitledMultiSelectEnumSchemaItems>(value)
-            }
-            "TitledMultiSelectEnumSchema" => go::<TitledMultiSelectEnumSchema>(value),
-            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
-                go::<TitledMultiSelectEnumSchemaItemsAnyOfItem>(value)
-            }
-            "TitledMultiSelectEnumSchemaItems" => {
-                go::<TitledMultiSelectEnumSchemaItems>(value)
-            }
-            "MultiSelectEnumSchema" => go::<MultiSelectEnumSchema>(value),
-            "LegacyTitledEnumSchema" => go::<LegacyTitledEnumSchema>(value),
-            "EnumSchema" => go::<EnumSchema>(value),
-            "ElicitResult" => go::<ElicitResult>(value),
-            "ElicitResultAction" => go::<ElicitResultAction>(value),
-            "ElicitResultContentValue" => go::<ElicitResultContentValue>(value),
-            "ClientRequest" => go::<ClientRequest>(value),
-            "ClientNotification" => go::<ClientNotification>(value),
-            "ClientResult" => go::<ClientResult>(value),
-            "ServerNotification" => go::<ServerNotification>(value),
-            "ServerResult" => go::<ServerResult>(value),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_value)(value))
 }
+/// Reads `value` as the type named `type_name` without writing it back: the schema name of what was read.
 #[cfg(feature = "dynamic")]
+pub fn read_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<::core::result::Result<&'static str, serde_json::Error>> {
+    dynamic(type_name).map(|d| (d.read_value)(value))
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+#[cfg(feature = "dynamic")]
 pub fn validate_json_as(
     type_name: &str,
     value: &serde_json::Value,
     options: &__v::Options,
 ) -> Option<__v::Report> {
-    Some(
-        match type_name {
-            "JSONValue" => __v::validate_json::<JSONValue>(value, options),
-            "JSONObject" => __v::validate_json::<JSONObject>(value, options),
-            "JSONArray" => __v::validate_json::<JSONArray>(value, options),
-            "JSONRPCMessage" => __v::validate_json::<JSONRPCMessage>(value, options),
-            "MetaObject" => __v::validate_json::<MetaObject>(value, options),
-            "RequestMetaObject" => {
-                __v::validate_json::<RequestMetaObject>(value, options)
-            }
-            "NotificationMetaObject" => {
-                __v::validate_json::<NotificationMetaObject>(value, options)
-            }
-            "ResultMetaObject" => __v::validate_json::<ResultMetaObject>(value, options),
-            "ProgressToken" => __v::validate_json::<ProgressToken>(value, options),
-            "Cursor" => __v::validate_json::<Cursor>(value, options),
-            "RequestParams" => __v::validate_json::<RequestParams>(value, options),
-            "Request" => __v::validate_json::<Request>(value, options),
-            "NotificationParams" => {
-                __v::validate_json::<NotificationParams>(value, options)
-            }
-            "Notification" => __v::validate_json::<Notification>(value, options),
-            "ResultType" => __v::validate_json::<ResultType>(value, options),
-            "Result" => __v::validate_json::<Result>(value, options),
-            "Error" => __v::validate_json::<Error>(value, options),
-            "RequestId" => __v::validate_json::<RequestId>(value, options),
-            "JSONRPCRequest" => __v::validate_json::<JSONRPCRequest>(value, options),
-            "JSONRPCNotification" => {
-                __v::validate_json::<JSONRPCNotification>(value, options)
-            }
-            "JSONRPCResultResponse" => {
-                __v::validate_json::<JSONRPCResultResponse>(value, options)
-            }
-            "JSONRPCErrorResponse" => {
-                __v::validate_json::<JSONRPCErrorResponse>(value, options)
-            }
-            "JSONRPCResponse" => __v::validate_json::<JSONRPCResponse>(value, options),
-            "ParseError" => __v::validate_json::<ParseError>(value, options),
-            "InvalidRequestError" => {
-                __v::validate_json::<InvalidRequestError>(value, options)
-            }
-            "MethodNotFoundError" => {
-                __v::validate_json::<MethodNotFoundError>(value, options)
-            }
-            "InvalidParamsError" => {
-                __v::validate_json::<InvalidParamsError>(value, options)
-            }
-            "InternalError" => __v::validate_json::<InternalError>(value, options),
-            "HeaderMismatchError" => {
-                __v::validate_json::<HeaderMismatchError>(value, options)
-            }
-            "HeaderMismatchErrorError" => {
-                __v::validate_json::<HeaderMismatchErrorError>(value, options)
-            }
-            "UnsupportedProtocolVersionError" => {
-                __v::validate_json::<UnsupportedProtocolVersionError>(value, options)
-            }
-            "UnsupportedProtocolVersionErrorErrorData" => {
-                __v::validate_json::<
-                    UnsupportedProtocolVersionErrorErrorData,
-                >(value, options)
-            }
-            "UnsupportedProtocolVersionErrorError" => {
-                __v::validate_json::<
-                    UnsupportedProtocolVersionErrorError,
-                >(value, options)
-            }
-            "MissingRequiredClientCapabilityError" => {
-                __v::validate_json::<
-                    MissingRequiredClientCapabilityError,
-                >(value, options)
-            }
-            "MissingRequiredClientCapabilityErrorErrorData" => {
-                __v::validate_json::<
-                    MissingRequiredClientCapabilityErrorErrorData,
-                >(value, options)
-            }
-            "MissingRequiredClientCapabilityErrorError" => {
-                __v::validate_json::<
-                    MissingRequiredClientCapabilityErrorError,
-                >(value, options)
-            }
-            "EmptyResult" => __v::validate_json::<EmptyResult>(value, options),
-            "InputRequest" => __v::validate_json::<InputRequest>(value, options),
-            "InputResponse" => __v::validate_json::<InputResponse>(value, options),
-            "InputRequests" => __v::validate_json::<InputRequests>(value, options),
-            "InputResponses" => __v::validate_json::<InputResponses>(value, options),
-            "InputRequiredResult" => {
-                __v::validate_json::<InputRequiredResult>(value, options)
-            }
-            "InputResponseRequestParams" => {
-                __v::validate_json::<InputResponseRequestParams>(value, options)
-            }
-            "CancelledNotificationParams" => {
-                __v::validate_json::<CancelledNotificationParams>(value, options)
-            }
-            "CancelledNotification" => {
-                __v::validate_json::<CancelledNotification>(value, options)
-            }
-            "DiscoverRequest" => __v::validate_json::<DiscoverRequest>(value, options),
-            "DiscoverResult" => __v::validate_json::<DiscoverResult>(value, options),
-            "DiscoverResultResponse" => {
-                __v::validate_json::<DiscoverResultResponse>(value, options)
-            }
-            "ClientCapabilities" => {
-                __v::validate_json::<ClientCapabilities>(value, options)
-            }
-            "ClientCapabilitiesSampling" => {
-                __v::validate_json::<ClientCapabilitiesSampling>(value, options)
-            }
-            "ClientCapabilitiesElicitation" => {
-                __v::validate_json::<ClientCapabilitiesElicitation>(value, options)
-            }
-            "ServerCapabilities" => {
-                __v::validate_json::<ServerCapabilities>(value, options)
-            }
-            "ServerCapabilitiesPrompts" => {
-                __v::validate_json::<ServerCapabilitiesPrompts>(value, options)
-            }
-            "ServerCapabilitiesResources" => {
-                __v::validate_json::<ServerCapabilitiesResources>(value, options)
-            }
-            "ServerCapabilitiesTools" => {
-                __v::validate_json::<ServerCapabilitiesTools>(value, options)
-            }
-            "Icon" => __v::validate_json::<Icon>(value, options),
-            "IconTheme" => __v::validate_json::<IconTheme>(value, options),
-            "Icons" => __v::validate_json::<Icons>(value, options),
-            "BaseMetadata" => __v::validate_json::<BaseMetadata>(value, options),
-            "Implementation" => __v::validate_json::<Implementation>(value, options),
-            "ProgressNotificationParams" => {
-                __v::validate_json::<ProgressNotificationParams>(value, options)
-            }
-            "ProgressNotification" => {
-                __v::validate_json::<ProgressNotification>(value, options)
-            }
-            "PaginatedRequestParams" => {
-                __v::validate_json::<PaginatedRequestParams>(value, options)
-            }
-            "PaginatedRequest" => __v::validate_json::<PaginatedRequest>(value, options),
-            "PaginatedResult" => __v::validate_json::<PaginatedResult>(value, options),
-            "CacheableResult" => __v::validate_json::<CacheableResult>(value, options),
-            "CacheableResultCacheScope" => {
-                __v::validate_json::<CacheableResultCacheScope>(value, options)
-            }
-            "ListResourcesRequest" => {
-                __v::validate_json::<ListResourcesRequest>(value, options)
-            }
-            "ListResourcesResult" => {
-                __v::validate_json::<ListResourcesResult>(value, options)
-            }
-            "ListResourcesResultResponse" => {
-                __v::validate_json::<ListResourcesResultResponse>(value, options)
-            }
-            "ListResourceTemplatesRequest" => {
-                __v::validate_json::<ListResourceTemplatesRequest>(value, options)
-            }
-            "ListResourceTemplatesResult" => {
-                __v::validate_json::<ListResourceTemplatesResult>(value, options)
-            }
-            "ListResourceTemplatesResultResponse" => {
-                __v::validate_json::<ListResourceTemplatesResultResponse>(value, options)
-            }
-            "ResourceRequestParams" => {
-                __v::validate_json::<ResourceRequestParams>(value, options)
-            }
-            "ReadResourceRequestParams" => {
-                __v::validate_json::<ReadResourceRequestParams>(value, options)
-            }
-            "ReadResourceRequest" => {
-                __v::validate_json::<ReadResourceRequest>(value, options)
-            }
-            "ReadResourceResult" => {
-                __v::validate_json::<ReadResourceResult>(value, options)
-            }
-            "ReadResourceResultContentsItem" => {
-                __v::validate_json::<ReadResourceResultContentsItem>(value, options)
-            }
-            "ReadResourceResultResponse" => {
-                __v::validate_json::<ReadResourceResultResponse>(value, options)
-            }
-            "ReadResourceResultResponseResult" => {
-                __v::validate_json::<ReadResourceResultResponseResult>(value, options)
-            }
-            "ResourceListChangedNotification" => {
-                __v::validate_json::<ResourceListChangedNotification>(value, options)
-            }
-            "SubscriptionFilter" => {
-                __v::validate_json::<SubscriptionFilter>(value, options)
-            }
-            "SubscriptionsListenRequestParams" => {
-                __v::validate_json::<SubscriptionsListenRequestParams>(value, options)
-            }
-            "SubscriptionsListenRequest" => {
-                __v::validate_json::<SubscriptionsListenRequest>(value, options)
-            }
-            "SubscriptionsListenResultMetaObject" => {
-                __v::validate_json::<SubscriptionsListenResultMetaObject>(value, options)
-            }
-            "SubscriptionsListenResult" => {
-                __v::validate_json::<SubscriptionsListenResult>(value, options)
-            }
-            "SubscriptionsListenResultResponse" => {
-                __v::validate_json::<SubscriptionsListenResultResponse>(value, options)
-            }
-            "SubscriptionsAcknowledgedNotificationParams" => {
-                __v::validate_json::<
-                    SubscriptionsAcknowledgedNotificationParams,
-                >(value, options)
-            }
-            "SubscriptionsAcknowledgedNotification" => {
-                __v::validate_json::<
-                    SubscriptionsAcknowledgedNotification,
-                >(value, options)
-            }
-            "ResourceUpdatedNotificationParams" => {
-                __v::validate_json::<ResourceUpdatedNotificationParams>(value, options)
-            }
-            "ResourceUpdatedNotification" => {
-                __v::validate_json::<ResourceUpdatedNotification>(value, options)
-            }
-            "Resource" => __v::validate_json::<Resource>(value, options),
-            "ResourceTemplate" => __v::validate_json::<ResourceTemplate>(value, options),
-            "ResourceContents" => __v::validate_json::<ResourceContents>(value, options),
-            "TextResourceContents" => {
-                __v::validate_json::<TextResourceContents>(value, options)
-            }
-            "BlobResourceContents" => {
-                __v::validate_json::<BlobResourceContents>(value, options)
-            }
-            "ListPromptsRequest" => {
-                __v::validate_json::<ListPromptsRequest>(value, options)
-            }
-            "ListPromptsResult" => {
-                __v::validate_json::<ListPromptsResult>(value, options)
-            }
-            "ListPromptsResultResponse" => {
-                __v::validate_json::<ListPromptsResultResponse>(value, options)
-            }
-            "GetPromptRequestParams" => {
-                __v::validate_json::<GetPromptRequestParams>(value, options)
-            }
-            "GetPromptRequest" => __v::validate_json::<GetPromptRequest>(value, options),
-            "GetPromptResult" => __v::validate_json::<GetPromptResult>(value, options),
-            "GetPromptResultResponse" => {
-                __v::validate_json::<GetPromptResultResponse>(value, options)
-            }
-            "GetPromptResultResponseResult" => {
-                __v::validate_json::<GetPromptResultResponseResult>(value, options)
-            }
-            "Prompt" => __v::validate_json::<Prompt>(value, options),
-            "PromptArgument" => __v::validate_json::<PromptArgument>(value, options),
-            "Role" => __v::validate_json::<Role>(value, options),
-            "PromptMessage" => __v::validate_json::<PromptMessage>(value, options),
-            "ResourceLink" => __v::validate_json::<ResourceLink>(value, options),
-            "EmbeddedResource" => __v::validate_json::<EmbeddedResource>(value, options),
-            "EmbeddedResourceResource" => {
-                __v::validate_json::<EmbeddedResourceResource>(value, options)
-            }
-            "PromptListChangedNotification" => {
-                __v::validate_json::<PromptListChangedNotification>(value, options)
-            }
-            "ListToolsRequest" => __v::validate_json::<ListToolsRequest>(value, options),
-            "ListToolsResult" => __v::validate_json::<ListToolsResult>(value, options),
-            "ListToolsResultResponse" => {
-                __v::validate_json::<ListToolsResultResponse>(value, options)
-            }
-            "CallToolResult" => __v::validate_json::<CallToolResult>(value, options),
-            "CallToolResultResponse" => {
-                __v::validate_json::<CallToolResultResponse>(value, options)
-            }
-            "CallToolResultResponseResult" => {
-                __v::validate_json::<CallToolResultResponseResult>(value, options)
-            }
-            "CallToolRequestParams" => {
-                __v::validate_json::<CallToolRequestParams>(value, options)
-            }
-            "CallToolRequest" => __v::validate_json::<CallToolRequest>(value, options),
-            "ToolListChangedNotification" => {
-                __v::validate_json::<ToolListChangedNotification>(value, options)
-            }
-            "ToolAnnotations" => __v::validate_json::<ToolAnnotations>(value, options),
-            "Tool" => __v::validate_json::<Tool>(value, options),
-            "ToolInputSchema" => __v::validate_json::<ToolInputSchema>(value, options),
-            "ToolOutputSchema" => __v::validate_json::<ToolOutputSchema>(value, options),
-            "LoggingMessageNotificationParams" => {
-                __v::validate_json::<LoggingMessageNotificationParams>(value, options)
-            }
-            "LoggingMessageNotification" => {
-                __v::validate_json::<LoggingMessageNotification>(value, options)
-            }
-            "LoggingLevel" => __v::validate_json::<LoggingLevel>(value, options),
-            "CreateMessageRequestParams" => {
-                __v::validate_json::<CreateMessageRequestParams>(value, options)
-            }
-            "CreateMessageRequestParamsIncludeContext" => {
-                __v::validate_json::<
-                    CreateMessageRequestParamsIncludeContext,
-                >(value, options)
-            }
-            "ToolChoice" => __v::validate_json::<ToolChoice>(value, options),
-            "ToolChoiceMode" => __v::validate_json::<ToolChoiceMode>(value, options),
-            "CreateMessageRequest" => {
-                __v::validate_json::<CreateMessageRequest>(value, options)
-            }
-            "CreateMessageResult" => {
-                __v::validate_json::<CreateMessageResult>(value, options)
-            }
-            "CreateMessageResultStopReason" => {
-                __v::validate_json::<CreateMessageResultStopReason>(value, options)
-            }
-            "SamplingMessage" => __v::validate_json::<SamplingMessage>(value, options),
-            "SamplingMessageContent" => {
-                __v::validate_json::<SamplingMessageContent>(value, options)
-            }
-            "SamplingMessageContentBlock" => {
-                __v::validate_json::<SamplingMessageContentBlock>(value, options)
-            }
-            "Annotations" => __v::validate_json::<Annotations>(value, options),
-            "ContentBlock" => __v::validate_json::<ContentBlock>(value, options),
-            "TextContent" => __v::validate_json::<TextContent>(value, options),
-            "ImageContent" => __v::validate_json::<ImageContent>(value, options),
-            "AudioContent" => __v::validate_json::<AudioContent>(value, options),
-            "ToolUseContent" => __v::validate_json::<ToolUseContent>(value, options),
-            "ToolResultContent" => {
-                __v::validate_json::<ToolResultContent>(value, options)
-            }
-            "ModelPreferences" => __v::validate_json::<ModelPreferences>(value, options),
-            "ModelHint" => __v::validate_json::<ModelHint>(value, options),
-            "CompleteRequestParams" => {
-                __v::validate_json::<CompleteRequestParams>(value, options)
-            }
-            "CompleteRequestParamsRef" => {
-                __v::validate_json::<CompleteRequestParamsRef>(value, options)
-            }
-            "CompleteRequestParamsArgument" => {
-                __v::validate_json::<CompleteRequestParamsArgument>(value, options)
-            }
-            "CompleteRequestParamsContext" => {
-                __v::validate_json::<CompleteRequestParamsContext>(value, options)
-            }
-            "CompleteRequest" => __v::validate_json::<CompleteRequest>(value, options),
-            "CompleteResult" => __v::validate_json::<CompleteResult>(value, options),
-            "CompleteResultCompletion" => {
-                __v::validate_json::<CompleteResultCompletion>(value, options)
-            }
-            "CompleteResultResponse" => {
-                __v::validate_json::<CompleteResultResponse>(value, options)
-            }
-            "ResourceTemplateReference" => {
-                __v::validate_json::<ResourceTemplateReference>(value, options)
-            }
-            "PromptReference" => __v::validate_json::<PromptReference>(value, options),
-            "ListRootsRequest" => __v::validate_json::<ListRootsRequest>(value, options),
-            "ListRootsRequestParams" => {
-                __v::validate_json::<ListRootsRequestParams>(value, options)
-            }
-            "ListRootsResult" => __v::validate_json::<ListRootsResult>(value, options),
-            "Root" => __v::validate_json::<Root>(value, options),
-            "ElicitRequestFormParams" => {
-                __v::validate_json::<ElicitRequestFormParams>(value, options)
-            }
-            "ElicitRequestFormParamsRequestedSchema" => {
-                __v::validate_json::<
-                    ElicitRequestFormParamsRequestedSchema,
-                >(value, options)
-            }
-            "ElicitRequestURLParams" => {
-                __v::validate_json::<ElicitRequestURLParams>(value, options)
-            }
-            "ElicitRequestParams" => {
-                __v::validate_json::<ElicitRequestParams>(value, options)
-            }
-            "ElicitRequest" => __v::validate_json::<ElicitRequest>(value, options),
-            "PrimitiveSchemaDefinition" => {
-                __v::validate_json::<PrimitiveSchemaDefinition>(value, options)
-            }
-            "StringSchema" => __v::validate_json::<StringSchema>(value, options),
-            "StringSchemaFormat" => {
-                __v::validate_json::<StringSchemaFormat>(value, options)
-            }
-            "NumberSchema" => __v::validate_json::<NumberSchema>(value, options),
-            "NumberSchemaType" => __v::validate_json::<NumberSchemaType>(value, options),
-            "BooleanSchema" => __v::validate_json::<BooleanSchema>(value, options),
-            "UntitledSingleSelectEnumSchema" => {
-                __v::validate_json::<UntitledSingleSelectEnumSchema>(value, options)
-            }
-            "TitledSingleSelectEnumSchema" => {
-                __v::validate_json::<TitledSingleSelectEnumSchema>(value, options)
-            }
-            "TitledSingleSelectEnumSchemaOneOfItem" => {
-                __v::validate_json::<
-                    TitledSingleSelectEnumSchemaOneOfItem,
-                >(value, options)
-            }
-            "SingleSelectEnumSchema" => {
-                __v::validate_json::<SingleSelectEnumSchema>(value, options)
-            }
-            "UntitledMultiSelectEnumSchema" => {
-                __v::validate_json::<UntitledMultiSelectEnumSchema>(value, options)
-            }
-            "UntitledMultiSelectEnumSchemaItems" => {
-                __v::validate_json::<UntitledMultiSelectEnumSchemaItems>(value, options)
-            }
-            "TitledMultiSelectEnumSchema" => {
-                __v::validate_json::<TitledMultiSelectEnumSchema>(value, options)
-            }
-            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
-                __v::validate_json::<
-                    TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                >(value, options)
-            }
-            "TitledMultiSelectEnumSchemaItems" => {
-                __v::validate_json::<TitledMultiSelectEnumSchemaItems>(value, options)
-            }
-            "MultiSelectEnumSchema" => {
-                __v::validate_json::<MultiSelectEnumSchema>(value, options)
-            }
-            "LegacyTitledEnumSchema" => {
-                __v::validate_json::<LegacyTitledEnumSchema>(value, options)
-            }
-            "EnumSchema" => __v::validate_json::<EnumSchema>(value, options),
-            "ElicitResult" => __v::validate_json::<ElicitResult>(value, options),
-            "ElicitResultAction" => {
-                __v::validate_json::<ElicitResultAction>(value, options)
-            }
-            "ElicitResultContentValue" => {
-                __v::validate_json::<ElicitResultContentValue>(value, options)
-            }
-            "ClientRequest" => __v::validate_json::<ClientRequest>(value, options),
-            "ClientNotification" => {
-                __v::validate_json::<ClientNotification>(value, options)
-            }
-            "ClientResult" => __v::validate_json::<ClientResult>(value, options),
-            "ServerNotification" => {
-                __v::validate_json::<ServerNotification>(value, options)
-            }
-            "ServerResult" => __v::validate_json::<ServerResult>(value, options),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.validate)(value, options))
 }

@@ -15586,566 +15586,213 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
         ],
     ),
 ];
+/// Every alias with what it names: a schema type, or `string`, `integer`, `number`, `boolean`,
+/// `object`, `array`, `value` (any JSON).
+pub const ALIASES: &[(&str, &str)] = &[
+    ("JSONRPCBatchRequest", "array"),
+    ("JSONRPCBatchResponse", "array"),
+    ("Cursor", "string"),
+    ("EmptyResult", "Result"),
+];
+/// Every type, by schema name (sorted), with its typed reading, writing and validation,
+/// for tools that choose the type at run time. Plain JSON objects are `"object"`.
 #[cfg(feature = "dynamic")]
-/// Reads `json` as the type named `type_name` and writes it back.
-///
-/// Returns `None` for a name this module does not have; otherwise the
-/// re-serialized value and the schema name of what was read (for a union,
-/// the variant it chose).
+pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
+    __rt::dynamic::DynType::of::<Annotations>("Annotations"),
+    __rt::dynamic::DynType::of::<AudioContent>("AudioContent"),
+    __rt::dynamic::DynType::of::<BlobResourceContents>("BlobResourceContents"),
+    __rt::dynamic::DynType::of::<CallToolRequest>("CallToolRequest"),
+    __rt::dynamic::DynType::of::<CallToolRequestParams>("CallToolRequestParams"),
+    __rt::dynamic::DynType::of::<CallToolResult>("CallToolResult"),
+    __rt::dynamic::DynType::of::<CallToolResultContentItem>("CallToolResultContentItem"),
+    __rt::dynamic::DynType::of::<CancelledNotification>("CancelledNotification"),
+    __rt::dynamic::DynType::of::<
+        CancelledNotificationParams,
+    >("CancelledNotificationParams"),
+    __rt::dynamic::DynType::of::<ClientCapabilities>("ClientCapabilities"),
+    __rt::dynamic::DynType::of::<ClientCapabilitiesRoots>("ClientCapabilitiesRoots"),
+    __rt::dynamic::DynType::of::<ClientNotification>("ClientNotification"),
+    __rt::dynamic::DynType::of::<ClientRequest>("ClientRequest"),
+    __rt::dynamic::DynType::of::<ClientResult>("ClientResult"),
+    __rt::dynamic::DynType::of::<CompleteRequest>("CompleteRequest"),
+    __rt::dynamic::DynType::of::<CompleteRequestParams>("CompleteRequestParams"),
+    __rt::dynamic::DynType::of::<
+        CompleteRequestParamsArgument,
+    >("CompleteRequestParamsArgument"),
+    __rt::dynamic::DynType::of::<CompleteRequestParamsRef>("CompleteRequestParamsRef"),
+    __rt::dynamic::DynType::of::<CompleteResult>("CompleteResult"),
+    __rt::dynamic::DynType::of::<CompleteResultCompletion>("CompleteResultCompletion"),
+    __rt::dynamic::DynType::of::<CreateMessageRequest>("CreateMessageRequest"),
+    __rt::dynamic::DynType::of::<
+        CreateMessageRequestParams,
+    >("CreateMessageRequestParams"),
+    __rt::dynamic::DynType::of::<
+        CreateMessageRequestParamsIncludeContext,
+    >("CreateMessageRequestParamsIncludeContext"),
+    __rt::dynamic::DynType::of::<CreateMessageResult>("CreateMessageResult"),
+    __rt::dynamic::DynType::of::<
+        CreateMessageResultStopReason,
+    >("CreateMessageResultStopReason"),
+    __rt::dynamic::DynType::of::<Cursor>("Cursor"),
+    __rt::dynamic::DynType::of::<EmbeddedResource>("EmbeddedResource"),
+    __rt::dynamic::DynType::of::<EmbeddedResourceResource>("EmbeddedResourceResource"),
+    __rt::dynamic::DynType::of::<EmptyResult>("EmptyResult"),
+    __rt::dynamic::DynType::of::<GetPromptRequest>("GetPromptRequest"),
+    __rt::dynamic::DynType::of::<GetPromptRequestParams>("GetPromptRequestParams"),
+    __rt::dynamic::DynType::of::<GetPromptResult>("GetPromptResult"),
+    __rt::dynamic::DynType::of::<ImageContent>("ImageContent"),
+    __rt::dynamic::DynType::of::<Implementation>("Implementation"),
+    __rt::dynamic::DynType::of::<InitializeRequest>("InitializeRequest"),
+    __rt::dynamic::DynType::of::<InitializeRequestParams>("InitializeRequestParams"),
+    __rt::dynamic::DynType::of::<InitializeResult>("InitializeResult"),
+    __rt::dynamic::DynType::of::<InitializedNotification>("InitializedNotification"),
+    __rt::dynamic::DynType::of::<JSONRPCBatchRequest>("JSONRPCBatchRequest"),
+    __rt::dynamic::DynType::of::<JSONRPCBatchRequestItem>("JSONRPCBatchRequestItem"),
+    __rt::dynamic::DynType::of::<JSONRPCBatchResponse>("JSONRPCBatchResponse"),
+    __rt::dynamic::DynType::of::<JSONRPCBatchResponseItem>("JSONRPCBatchResponseItem"),
+    __rt::dynamic::DynType::of::<JSONRPCError>("JSONRPCError"),
+    __rt::dynamic::DynType::of::<JSONRPCErrorError>("JSONRPCErrorError"),
+    __rt::dynamic::DynType::of::<JSONRPCMessage>("JSONRPCMessage"),
+    __rt::dynamic::DynType::of::<JSONRPCNotification>("JSONRPCNotification"),
+    __rt::dynamic::DynType::of::<JSONRPCRequest>("JSONRPCRequest"),
+    __rt::dynamic::DynType::of::<JSONRPCResponse>("JSONRPCResponse"),
+    __rt::dynamic::DynType::of::<ListPromptsRequest>("ListPromptsRequest"),
+    __rt::dynamic::DynType::of::<ListPromptsResult>("ListPromptsResult"),
+    __rt::dynamic::DynType::of::<
+        ListResourceTemplatesRequest,
+    >("ListResourceTemplatesRequest"),
+    __rt::dynamic::DynType::of::<
+        ListResourceTemplatesResult,
+    >("ListResourceTemplatesResult"),
+    __rt::dynamic::DynType::of::<ListResourcesRequest>("ListResourcesRequest"),
+    __rt::dynamic::DynType::of::<ListResourcesResult>("ListResourcesResult"),
+    __rt::dynamic::DynType::of::<ListRootsRequest>("ListRootsRequest"),
+    __rt::dynamic::DynType::of::<ListRootsResult>("ListRootsResult"),
+    __rt::dynamic::DynType::of::<ListToolsRequest>("ListToolsRequest"),
+    __rt::dynamic::DynType::of::<ListToolsResult>("ListToolsResult"),
+    __rt::dynamic::DynType::of::<LoggingLevel>("LoggingLevel"),
+    __rt::dynamic::DynType::of::<
+        LoggingMessageNotification,
+    >("LoggingMessageNotification"),
+    __rt::dynamic::DynType::of::<
+        LoggingMessageNotificationParams,
+    >("LoggingMessageNotificationParams"),
+    __rt::dynamic::DynType::of::<ModelHint>("ModelHint"),
+    __rt::dynamic::DynType::of::<ModelPreferences>("ModelPreferences"),
+    __rt::dynamic::DynType::of::<Notification>("Notification"),
+    __rt::dynamic::DynType::of::<NotificationParams>("NotificationParams"),
+    __rt::dynamic::DynType::of::<PaginatedRequest>("PaginatedRequest"),
+    __rt::dynamic::DynType::of::<PaginatedRequestParams>("PaginatedRequestParams"),
+    __rt::dynamic::DynType::of::<PaginatedResult>("PaginatedResult"),
+    __rt::dynamic::DynType::of::<PingRequest>("PingRequest"),
+    __rt::dynamic::DynType::of::<ProgressNotification>("ProgressNotification"),
+    __rt::dynamic::DynType::of::<
+        ProgressNotificationParams,
+    >("ProgressNotificationParams"),
+    __rt::dynamic::DynType::of::<ProgressToken>("ProgressToken"),
+    __rt::dynamic::DynType::of::<Prompt>("Prompt"),
+    __rt::dynamic::DynType::of::<PromptArgument>("PromptArgument"),
+    __rt::dynamic::DynType::of::<
+        PromptListChangedNotification,
+    >("PromptListChangedNotification"),
+    __rt::dynamic::DynType::of::<PromptMessage>("PromptMessage"),
+    __rt::dynamic::DynType::of::<PromptMessageContent>("PromptMessageContent"),
+    __rt::dynamic::DynType::of::<PromptReference>("PromptReference"),
+    __rt::dynamic::DynType::of::<ReadResourceRequest>("ReadResourceRequest"),
+    __rt::dynamic::DynType::of::<ReadResourceRequestParams>("ReadResourceRequestParams"),
+    __rt::dynamic::DynType::of::<ReadResourceResult>("ReadResourceResult"),
+    __rt::dynamic::DynType::of::<
+        ReadResourceResultContentsItem,
+    >("ReadResourceResultContentsItem"),
+    __rt::dynamic::DynType::of::<Request>("Request"),
+    __rt::dynamic::DynType::of::<RequestId>("RequestId"),
+    __rt::dynamic::DynType::of::<RequestParams>("RequestParams"),
+    __rt::dynamic::DynType::of::<RequestParamsMeta>("RequestParamsMeta"),
+    __rt::dynamic::DynType::of::<Resource>("Resource"),
+    __rt::dynamic::DynType::of::<ResourceContents>("ResourceContents"),
+    __rt::dynamic::DynType::of::<
+        ResourceListChangedNotification,
+    >("ResourceListChangedNotification"),
+    __rt::dynamic::DynType::of::<ResourceReference>("ResourceReference"),
+    __rt::dynamic::DynType::of::<ResourceTemplate>("ResourceTemplate"),
+    __rt::dynamic::DynType::of::<
+        ResourceUpdatedNotification,
+    >("ResourceUpdatedNotification"),
+    __rt::dynamic::DynType::of::<
+        ResourceUpdatedNotificationParams,
+    >("ResourceUpdatedNotificationParams"),
+    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<Role>("Role"),
+    __rt::dynamic::DynType::of::<Root>("Root"),
+    __rt::dynamic::DynType::of::<
+        RootsListChangedNotification,
+    >("RootsListChangedNotification"),
+    __rt::dynamic::DynType::of::<SamplingMessage>("SamplingMessage"),
+    __rt::dynamic::DynType::of::<SamplingMessageContent>("SamplingMessageContent"),
+    __rt::dynamic::DynType::of::<ServerCapabilities>("ServerCapabilities"),
+    __rt::dynamic::DynType::of::<ServerCapabilitiesPrompts>("ServerCapabilitiesPrompts"),
+    __rt::dynamic::DynType::of::<
+        ServerCapabilitiesResources,
+    >("ServerCapabilitiesResources"),
+    __rt::dynamic::DynType::of::<ServerCapabilitiesTools>("ServerCapabilitiesTools"),
+    __rt::dynamic::DynType::of::<ServerNotification>("ServerNotification"),
+    __rt::dynamic::DynType::of::<ServerRequest>("ServerRequest"),
+    __rt::dynamic::DynType::of::<ServerResult>("ServerResult"),
+    __rt::dynamic::DynType::of::<SetLevelRequest>("SetLevelRequest"),
+    __rt::dynamic::DynType::of::<SetLevelRequestParams>("SetLevelRequestParams"),
+    __rt::dynamic::DynType::of::<SubscribeRequest>("SubscribeRequest"),
+    __rt::dynamic::DynType::of::<SubscribeRequestParams>("SubscribeRequestParams"),
+    __rt::dynamic::DynType::of::<TextContent>("TextContent"),
+    __rt::dynamic::DynType::of::<TextResourceContents>("TextResourceContents"),
+    __rt::dynamic::DynType::of::<Tool>("Tool"),
+    __rt::dynamic::DynType::of::<ToolAnnotations>("ToolAnnotations"),
+    __rt::dynamic::DynType::of::<ToolInputSchema>("ToolInputSchema"),
+    __rt::dynamic::DynType::of::<
+        ToolListChangedNotification,
+    >("ToolListChangedNotification"),
+    __rt::dynamic::DynType::of::<UnsubscribeRequest>("UnsubscribeRequest"),
+    __rt::dynamic::DynType::of::<UnsubscribeRequestParams>("UnsubscribeRequestParams"),
+];
+/// The run-time entry of the type named `type_name`.
+#[cfg(feature = "dynamic")]
+pub fn dynamic(type_name: &str) -> Option<&'static __rt::dynamic::DynType> {
+    __rt::dynamic::find(DYNAMIC, type_name)
+}
+/// Reads `json` as the type named `type_name` and writes it back: the re-serialized value and
+/// the schema name of what was read (for a union, the variant it chose). `None` for an unknown name.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        json: &str,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t: T = serde_json::from_str(json)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "JSONRPCMessage" => go::<JSONRPCMessage>(json),
-            "JSONRPCBatchRequest" => go::<JSONRPCBatchRequest>(json),
-            "JSONRPCBatchRequestItem" => go::<JSONRPCBatchRequestItem>(json),
-            "JSONRPCBatchResponse" => go::<JSONRPCBatchResponse>(json),
-            "JSONRPCBatchResponseItem" => go::<JSONRPCBatchResponseItem>(json),
-            "ProgressToken" => go::<ProgressToken>(json),
-            "Cursor" => go::<Cursor>(json),
-            "Request" => go::<Request>(json),
-            "RequestParamsMeta" => go::<RequestParamsMeta>(json),
-            "RequestParams" => go::<RequestParams>(json),
-            "Notification" => go::<Notification>(json),
-            "NotificationParams" => go::<NotificationParams>(json),
-            "Result" => go::<Result>(json),
-            "RequestId" => go::<RequestId>(json),
-            "JSONRPCRequest" => go::<JSONRPCRequest>(json),
-            "JSONRPCNotification" => go::<JSONRPCNotification>(json),
-            "JSONRPCResponse" => go::<JSONRPCResponse>(json),
-            "JSONRPCError" => go::<JSONRPCError>(json),
-            "JSONRPCErrorError" => go::<JSONRPCErrorError>(json),
-            "EmptyResult" => go::<EmptyResult>(json),
-            "CancelledNotification" => go::<CancelledNotification>(json),
-            "CancelledNotificationParams" => go::<CancelledNotificationParams>(json),
-            "InitializeRequest" => go::<InitializeRequest>(json),
-            "InitializeRequestParams" => go::<InitializeRequestParams>(json),
-            "InitializeResult" => go::<InitializeResult>(json),
-            "InitializedNotification" => go::<InitializedNotification>(json),
-            "ClientCapabilities" => go::<ClientCapabilities>(json),
-            "ClientCapabilitiesRoots" => go::<ClientCapabilitiesRoots>(json),
-            "ServerCapabilities" => go::<ServerCapabilities>(json),
-            "ServerCapabilitiesPrompts" => go::<ServerCapabilitiesPrompts>(json),
-            "ServerCapabilitiesResources" => go::<ServerCapabilitiesResources>(json),
-            "ServerCapabilitiesTools" => go::<ServerCapabilitiesTools>(json),
-            "Implementation" => go::<Implementation>(json),
-            "PingRequest" => go::<PingRequest>(json),
-            "ProgressNotification" => go::<ProgressNotification>(json),
-            "ProgressNotificationParams" => go::<ProgressNotificationParams>(json),
-            "PaginatedRequest" => go::<PaginatedRequest>(json),
-            "PaginatedRequestParams" => go::<PaginatedRequestParams>(json),
-            "PaginatedResult" => go::<PaginatedResult>(json),
-            "ListResourcesRequest" => go::<ListResourcesRequest>(json),
-            "ListResourcesResult" => go::<ListResourcesResult>(json),
-            "ListResourceTemplatesRequest" => go::<ListResourceTemplatesRequest>(json),
-            "ListResourceTemplatesResult" => go::<ListResourceTemplatesResult>(json),
-            "ReadResourceRequest" => go::<ReadResourceRequest>(json),
-            "ReadResourceRequestParams" => go::<ReadResourceRequestParams>(json),
-            "ReadResourceResult" => go::<ReadResourceResult>(json),
-            "ReadResourceResultContentsItem" => {
-                go::<ReadResourceResultContentsItem>(json)
-            }
-            "ResourceListChangedNotification" => {
-                go::<ResourceListChangedNotification>(json)
-            }
-            "SubscribeRequest" => go::<SubscribeRequest>(json),
-            "SubscribeRequestParams" => go::<SubscribeRequestParams>(json),
-            "UnsubscribeRequest" => go::<UnsubscribeRequest>(json),
-            "UnsubscribeRequestParams" => go::<UnsubscribeRequestParams>(json),
-            "ResourceUpdatedNotification" => go::<ResourceUpdatedNotification>(json),
-            "ResourceUpdatedNotificationParams" => {
-                go::<ResourceUpdatedNotificationParams>(json)
-            }
-            "Resource" => go::<Resource>(json),
-            "ResourceTemplate" => go::<ResourceTemplate>(json),
-            "ResourceContents" => go::<ResourceContents>(json),
-            "TextResourceContents" => go::<TextResourceContents>(json),
-            "BlobResourceContents" => go::<BlobResourceContents>(json),
-            "ListPromptsRequest" => go::<ListPromptsRequest>(json),
-            "ListPromptsResult" => go::<ListPromptsResult>(json),
-            "GetPromptRequest" => go::<GetPromptRequest>(json),
-            "GetPromptRequestParams" => go::<GetPromptRequestParams>(json),
-            "GetPromptResult" => go::<GetPromptResult>(json),
-            "Prompt" => go::<Prompt>(json),
-            "PromptArgument" => go::<PromptArgument>(json),
-            "Role" => go::<Role>(json),
-            "PromptMessage" => go::<PromptMessage>(json),
-            "PromptMessageContent" => go::<PromptMessageContent>(json),
-            "EmbeddedResource" => go::<EmbeddedResource>(json),
-            "EmbeddedResourceResource" => go::<EmbeddedResourceResource>(json),
-            "PromptListChangedNotification" => go::<PromptListChangedNotification>(json),
-            "ListToolsRequest" => go::<ListToolsRequest>(json),
-            "ListToolsResult" => go::<ListToolsResult>(json),
-            "CallToolResult" => go::<CallToolResult>(json),
-            "CallToolResultContentItem" => go::<CallToolResultContentItem>(json),
-            "CallToolRequest" => go::<CallToolRequest>(json),
-            "CallToolRequestParams" => go::<CallToolRequestParams>(json),
-            "ToolListChangedNotification" => go::<ToolListChangedNotification>(json),
-            "ToolAnnotations" => go::<ToolAnnotations>(json),
-            "Tool" => go::<Tool>(json),
-            "ToolInputSchema" => go::<ToolInputSchema>(json),
-            "SetLevelRequest" => go::<SetLevelRequest>(json),
-            "SetLevelRequestParams" => go::<SetLevelRequestParams>(json),
-            "LoggingMessageNotification" => go::<LoggingMessageNotification>(json),
-            "LoggingMessageNotificationParams" => {
-                go::<LoggingMessageNotificationParams>(json)
-            }
-            "LoggingLevel" => go::<LoggingLevel>(json),
-            "CreateMessageRequest" => go::<CreateMessageRequest>(json),
-            "CreateMessageRequestParamsIncludeContext" => {
-                go::<CreateMessageRequestParamsIncludeContext>(json)
-            }
-            "CreateMessageRequestParams" => go::<CreateMessageRequestParams>(json),
-            "CreateMessageResult" => go::<CreateMessageResult>(json),
-            "CreateMessageResultStopReason" => go::<CreateMessageResultStopReason>(json),
-            "SamplingMessage" => go::<SamplingMessage>(json),
-            "SamplingMessageContent" => go::<SamplingMessageContent>(json),
-            "Annotations" => go::<Annotations>(json),
-            "TextContent" => go::<TextContent>(json),
-            "ImageContent" => go::<ImageContent>(json),
-            "AudioContent" => go::<AudioContent>(json),
-            "ModelPreferences" => go::<ModelPreferences>(json),
-            "ModelHint" => go::<ModelHint>(json),
-            "CompleteRequest" => go::<CompleteRequest>(json),
-            "CompleteRequestParamsRef" => go::<CompleteRequestParamsRef>(json),
-            "CompleteRequestParamsArgument" => go::<CompleteRequestParamsArgument>(json),
-            "CompleteRequestParams" => go::<CompleteRequestParams>(json),
-            "CompleteResult" => go::<CompleteResult>(json),
-            "CompleteResultCompletion" => go::<CompleteResultCompletion>(json),
-            "ResourceReference" => go::<ResourceReference>(json),
-            "PromptReference" => go::<PromptReference>(json),
-            "ListRootsRequest" => go::<ListRootsRequest>(json),
-            "ListRootsResult" => go::<ListRootsResult>(json),
-            "Root" => go::<Root>(json),
-            "RootsListChangedNotification" => go::<RootsListChangedNotification>(json),
-            "ClientRequest" => go::<ClientRequest>(json),
-            "ClientNotification" => go::<ClientNotification>(json),
-            "ClientResult" => go::<ClientResult>(json),
-            "ServerRequest" => go::<ServerRequest>(json),
-            "ServerNotification" => go::<ServerNotification>(json),
-            "ServerResult" => go::<ServerResult>(json),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_json)(json))
 }
-#[cfg(feature = "dynamic")]
 /// Like [`roundtrip_json`], from an already parsed value.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_value(
     type_name: &str,
     value: &serde_json::Value,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        value: &serde_json::Value,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t = T::deserialize(value)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "JSONRPCMessage" => go::<JSONRPCMessage>(value),
-            "JSONRPCBatchRequest" => go::<JSONRPCBatchRequest>(value),
-            "JSONRPCBatchRequestItem" => go::<JSONRPCBatchRequestItem>(value),
-            "JSONRPCBatchResponse" => go::<JSONRPCBatchResponse>(value),
-            "JSONRPCBatchResponseItem" => go::<JSONRPCBatchResponseItem>(value),
-            "ProgressToken" => go::<ProgressToken>(value),
-            "Cursor" => go::<Cursor>(value),
-            "Request" => go::<Request>(value),
-            "RequestParamsMeta" => go::<RequestParamsMeta>(value),
-            "RequestParams" => go::<RequestParams>(value),
-            "Notification" => go::<Notification>(value),
-            "NotificationParams" => go::<NotificationParams>(value),
-            "Result" => go::<Result>(value),
-            "RequestId" => go::<RequestId>(value),
-            "JSONRPCRequest" => go::<JSONRPCRequest>(value),
-            "JSONRPCNotification" => go::<JSONRPCNotification>(value),
-            "JSONRPCResponse" => go::<JSONRPCResponse>(value),
-            "JSONRPCError" => go::<JSONRPCError>(value),
-            "JSONRPCErrorError" => go::<JSONRPCErrorError>(value),
-            "EmptyResult" => go::<EmptyResult>(value),
-            "CancelledNotification" => go::<CancelledNotification>(value),
-            "CancelledNotificationParams" => go::<CancelledNotificationParams>(value),
-            "InitializeRequest" => go::<InitializeRequest>(value),
-            "InitializeRequestParams" => go::<InitializeRequestParams>(value),
-            "InitializeResult" => go::<InitializeResult>(value),
-            "InitializedNotification" => go::<InitializedNotification>(value),
-            "ClientCapabilities" => go::<ClientCapabilities>(value),
-            "ClientCapabilitiesRoots" => go::<ClientCapabilitiesRoots>(value),
-            "ServerCapabilities" => go::<ServerCapabilities>(value),
-            "ServerCapabilitiesPrompts" => go::<ServerCapabilitiesPrompts>(value),
-            "ServerCapabilitiesResources" => go::<ServerCapabilitiesResources>(value),
-            "ServerCapabilitiesTools" => go::<ServerCapabilitiesTools>(value),
-            "Implementation" => go::<Implementation>(value),
-            "PingRequest" => go::<PingRequest>(value),
-            "ProgressNotification" => go::<ProgressNotification>(value),
-            "ProgressNotificationParams" => go::<ProgressNotificationParams>(value),
-            "PaginatedRequest" => go::<PaginatedRequest>(value),
-            "PaginatedRequestParams" => go::<PaginatedRequestParams>(value),
-            "PaginatedResult" => go::<PaginatedResult>(value),
-            "ListResourcesRequest" => go::<ListResourcesRequest>(value),
-            "ListResourcesResult" => go::<ListResourcesResult>(value),
-            "ListResourceTemplatesRequest" => go::<ListResourceTemplatesRequest>(value),
-            "ListResourceTemplatesResult" => go::<ListResourceTemplatesResult>(value),
-            "ReadResourceRequest" => go::<ReadResourceRequest>(value),
-            "ReadResourceRequestParams" => go::<ReadResourceRequestParams>(value),
-            "ReadResourceResult" => go::<ReadResourceResult>(value),
-            "ReadResourceResultContentsItem" => {
-                go::<ReadResourceResultContentsItem>(value)
-            }
-            "ResourceListChangedNotification" => {
-                go::<ResourceListChangedNotification>(value)
-            }
-            "SubscribeRequest" => go::<SubscribeRequest>(value),
-            "SubscribeRequestParams" => go::<SubscribeRequestParams>(value),
-            "UnsubscribeRequest" => go::<UnsubscribeRequest>(value),
-            "UnsubscribeRequestParams" => go::<UnsubscribeRequestParams>(value),
-            "ResourceUpdatedNotification" => go::<ResourceUpdatedNotification>(value),
-            "ResourceUpdatedNotificationParams" => {
-                go::<ResourceUpdatedNotificationParams>(value)
-            }
-            "Resource" => go::<Resource>(value),
-            "ResourceTemplate" => go::<ResourceTemplate>(value),
-            "ResourceContents" => go::<ResourceContents>(value),
-            "TextResourceContents" => go::<TextResourceContents>(value),
-            "BlobResourceContents" => go::<BlobResourceContents>(value),
-            "ListPromptsRequest" => go::<ListPromptsRequest>(value),
-            "ListPromptsResult" => go::<ListPromptsResult>(value),
-            "GetPromptRequest" => go::<GetPromptRequest>(value),
-            "GetPromptRequestParams" => go::<GetPromptRequestParams>(value),
-            "GetPromptResult" => go::<GetPromptResult>(value),
-            "Prompt" => go::<Prompt>(value),
-            "PromptArgument" => go::<PromptArgument>(value),
-            "Role" => go::<Role>(value),
-            "PromptMessage" => go::<PromptMessage>(value),
-            "PromptMessageContent" => go::<PromptMessageContent>(value),
-            "EmbeddedResource" => go::<EmbeddedResource>(value),
-            "EmbeddedResourceResource" => go::<EmbeddedResourceResource>(value),
-            "PromptListChangedNotification" => go::<PromptListChangedNotification>(value),
-            "ListToolsRequest" => go::<ListToolsRequest>(value),
-            "ListToolsResult" => go::<ListToolsResult>(value),
-            "CallToolResult" => go::<CallToolResult>(value),
-            "CallToolResultContentItem" => go::<CallToolResultContentItem>(value),
-            "CallToolRequest" => go::<CallToolRequest>(value),
-            "CallToolRequestParams" => go::<CallToolRequestParams>(value),
-            "ToolListChangedNotification" => go::<ToolListChangedNotification>(value),
-            "ToolAnnotations" => go::<ToolAnnotations>(value),
-            "Tool" => go::<Tool>(value),
-            "ToolInputSchema" => go::<ToolInputSchema>(value),
-            "SetLevelRequest" => go::<SetLevelRequest>(value),
-            "SetLevelRequestParams" => go::<SetLevelRequestParams>(value),
-            "LoggingMessageNotification" => go::<LoggingMessageNotification>(value),
-            "LoggingMessageNotificationParams" => {
-                go::<LoggingMessageNotificationParams>(value)
-            }
-            "LoggingLevel" => go::<LoggingLevel>(value),
-            "CreateMessageRequest" => go::<CreateMessageRequest>(value),
-            "CreateMessageRequestParamsIncludeContext" => {
-                go::<CreateMessageRequestParamsIncludeContext>(value)
-            }
-            "CreateMessageRequestParams" => go::<CreateMessageRequestParams>(value),
-            "CreateMessageResult" => go::<CreateMessageResult>(value),
-            "CreateMessageResultStopReason" => go::<CreateMessageResultStopReason>(value),
-            "SamplingMessage" => go::<SamplingMessage>(value),
-            "SamplingMessageContent" => go::<SamplingMessageContent>(value),
-            "Annotations" => go::<Annotations>(value),
-            "TextContent" => go::<TextContent>(value),
-            "ImageContent" => go::<ImageContent>(value),
-            "AudioContent" => go::<AudioContent>(value),
-            "ModelPreferences" => go::<ModelPreferences>(value),
-            "ModelHint" => go::<ModelHint>(value),
-            "CompleteRequest" => go::<CompleteRequest>(value),
-            "CompleteRequestParamsRef" => go::<CompleteRequestParamsRef>(value),
-            "CompleteRequestParamsArgument" => go::<CompleteRequestParamsArgument>(value),
-            "CompleteRequestParams" => go::<CompleteRequestParams>(value),
-            "CompleteResult" => go::<CompleteResult>(value),
-            "CompleteResultCompletion" => go::<CompleteResultCompletion>(value),
-            "ResourceReference" => go::<ResourceReference>(value),
-            "PromptReference" => go::<PromptReference>(value),
-            "ListRootsRequest" => go::<ListRootsRequest>(value),
-            "ListRootsResult" => go::<ListRootsResult>(value),
-            "Root" => go::<Root>(value),
-            "RootsListChangedNotification" => go::<RootsListChangedNotification>(value),
-            "ClientRequest" => go::<ClientRequest>(value),
-            "ClientNotification" => go::<ClientNotification>(value),
-            "ClientResult" => go::<ClientResult>(value),
-            "ServerRequest" => go::<ServerRequest>(value),
-            "ServerNotification" => go::<ServerNotification>(value),
-            "ServerResult" => go::<ServerResult>(value),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_value)(value))
 }
+/// Reads `value` as the type named `type_name` without writing it back: the schema name of what was read.
 #[cfg(feature = "dynamic")]
+pub fn read_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<::core::result::Result<&'static str, serde_json::Error>> {
+    dynamic(type_name).map(|d| (d.read_value)(value))
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+#[cfg(feature = "dynamic")]
 pub fn validate_json_as(
     type_name: &str,
     value: &serde_json::Value,
     options: &__v::Options,
 ) -> Option<__v::Report> {
-    Some(
-        match type_name {
-            "JSONRPCMessage" => __v::validate_json::<JSONRPCMessage>(value, options),
-            "JSONRPCBatchRequest" => {
-                __v::validate_json::<JSONRPCBatchRequest>(value, options)
-            }
-            "JSONRPCBatchRequestItem" => {
-                __v::validate_json::<JSONRPCBatchRequestItem>(value, options)
-            }
-            "JSONRPCBatchResponse" => {
-                __v::validate_json::<JSONRPCBatchResponse>(value, options)
-            }
-            "JSONRPCBatchResponseItem" => {
-                __v::validate_json::<JSONRPCBatchResponseItem>(value, options)
-            }
-            "ProgressToken" => __v::validate_json::<ProgressToken>(value, options),
-            "Cursor" => __v::validate_json::<Cursor>(value, options),
-            "Request" => __v::validate_json::<Request>(value, options),
-            "RequestParamsMeta" => {
-                __v::validate_json::<RequestParamsMeta>(value, options)
-            }
-            "RequestParams" => __v::validate_json::<RequestParams>(value, options),
-            "Notification" => __v::validate_json::<Notification>(value, options),
-            "NotificationParams" => {
-                __v::validate_json::<NotificationParams>(value, options)
-            }
-            "Result" => __v::validate_json::<Result>(value, options),
-            "RequestId" => __v::validate_json::<RequestId>(value, options),
-            "JSONRPCRequest" => __v::validate_json::<JSONRPCRequest>(value, options),
-            "JSONRPCNotification" => {
-                __v::validate_json::<JSONRPCNotification>(value, options)
-            }
-            "JSONRPCResponse" => __v::validate_json::<JSONRPCResponse>(value, options),
-            "JSONRPCError" => __v::validate_json::<JSONRPCError>(value, options),
-            "JSONRPCErrorError" => {
-                __v::validate_json::<JSONRPCErrorError>(value, options)
-            }
-            "EmptyResult" => __v::validate_json::<EmptyResult>(value, options),
-            "CancelledNotification" => {
-                __v::validate_json::<CancelledNotification>(value, options)
-            }
-            "CancelledNotificationParams" => {
-                __v::validate_json::<CancelledNotificationParams>(value, options)
-            }
-            "InitializeRequest" => {
-                __v::validate_json::<InitializeRequest>(value, options)
-            }
-            "InitializeRequestParams" => {
-                __v::validate_json::<InitializeRequestParams>(value, options)
-            }
-            "InitializeResult" => __v::validate_json::<InitializeResult>(value, options),
-            "InitializedNotification" => {
-                __v::validate_json::<InitializedNotification>(value, options)
-            }
-            "ClientCapabilities" => {
-                __v::validate_json::<ClientCapabilities>(value, options)
-            }
-            "ClientCapabilitiesRoots" => {
-                __v::validate_json::<ClientCapabilitiesRoots>(value, options)
-            }
-            "ServerCapabilities" => {
-                __v::validate_json::<ServerCapabilities>(value, options)
-            }
-            "ServerCapabilitiesPrompts" => {
-                __v::validate_json::<ServerCapabilitiesPrompts>(value, options)
-            }
-            "ServerCapabilitiesResources" => {
-                __v::validate_json::<ServerCapabilitiesResources>(value, options)
-            }
-            "ServerCapabilitiesTools" => {
-                __v::validate_json::<ServerCapabilitiesTools>(value, options)
-            }
-            "Implementation" => __v::validate_json::<Implementation>(value, options),
-            "PingRequest" => __v::validate_json::<PingRequest>(value, options),
-            "ProgressNotification" => {
-                __v::validate_json::<ProgressNotification>(value, options)
-            }
-            "ProgressNotificationParams" => {
-                __v::validate_json::<ProgressNotificationParams>(value, options)
-            }
-            "PaginatedRequest" => __v::validate_json::<PaginatedRequest>(value, options),
-            "PaginatedRequestParams" => {
-                __v::validate_json::<PaginatedRequestParams>(value, options)
-            }
-            "PaginatedResult" => __v::validate_json::<PaginatedResult>(value, options),
-            "ListResourcesRequest" => {
-                __v::validate_json::<ListResourcesRequest>(value, options)
-            }
-            "ListResourcesResult" => {
-                __v::validate_json::<ListResourcesResult>(value, options)
-            }
-            "ListResourceTemplatesRequest" => {
-                __v::validate_json::<ListResourceTemplatesRequest>(value, options)
-            }
-            "ListResourceTemplatesResult" => {
-                __v::validate_json::<ListResourceTemplatesResult>(value, options)
-            }
-            "ReadResourceRequest" => {
-                __v::validate_json::<ReadResourceRequest>(value, options)
-            }
-            "ReadResourceRequestParams" => {
-                __v::validate_json::<ReadResourceRequestParams>(value, options)
-            }
-            "ReadResourceResult" => {
-                __v::validate_json::<ReadResourceResult>(value, options)
-            }
-            "ReadResourceResultContentsItem" => {
-                __v::validate_json::<ReadResourceResultContentsItem>(value, options)
-            }
-            "ResourceListChangedNotification" => {
-                __v::validate_json::<ResourceListChangedNotification>(value, options)
-            }
-            "SubscribeRequest" => __v::validate_json::<SubscribeRequest>(value, options),
-            "SubscribeRequestParams" => {
-                __v::validate_json::<SubscribeRequestParams>(value, options)
-            }
-            "UnsubscribeRequest" => {
-                __v::validate_json::<UnsubscribeRequest>(value, options)
-            }
-            "UnsubscribeRequestParams" => {
-                __v::validate_json::<UnsubscribeRequestParams>(value, options)
-            }
-            "ResourceUpdatedNotification" => {
-                __v::validate_json::<ResourceUpdatedNotification>(value, options)
-            }
-            "ResourceUpdatedNotificationParams" => {
-                __v::validate_json::<ResourceUpdatedNotificationParams>(value, options)
-            }
-            "Resource" => __v::validate_json::<Resource>(value, options),
-            "ResourceTemplate" => __v::validate_json::<ResourceTemplate>(value, options),
-            "ResourceContents" => __v::validate_json::<ResourceContents>(value, options),
-            "TextResourceContents" => {
-                __v::validate_json::<TextResourceContents>(value, options)
-            }
-            "BlobResourceContents" => {
-                __v::validate_json::<BlobResourceContents>(value, options)
-            }
-            "ListPromptsRequest" => {
-                __v::validate_json::<ListPromptsRequest>(value, options)
-            }
-            "ListPromptsResult" => {
-                __v::validate_json::<ListPromptsResult>(value, options)
-            }
-            "GetPromptRequest" => __v::validate_json::<GetPromptRequest>(value, options),
-            "GetPromptRequestParams" => {
-                __v::validate_json::<GetPromptRequestParams>(value, options)
-            }
-            "GetPromptResult" => __v::validate_json::<GetPromptResult>(value, options),
-            "Prompt" => __v::validate_json::<Prompt>(value, options),
-            "PromptArgument" => __v::validate_json::<PromptArgument>(value, options),
-            "Role" => __v::validate_json::<Role>(value, options),
-            "PromptMessage" => __v::validate_json::<PromptMessage>(value, options),
-            "PromptMessageContent" => {
-                __v::validate_json::<PromptMessageContent>(value, options)
-            }
-            "EmbeddedResource" => __v::validate_json::<EmbeddedResource>(value, options),
-            "EmbeddedResourceResource" => {
-                __v::validate_json::<EmbeddedResourceResource>(value, options)
-            }
-            "PromptListChangedNotification" => {
-                __v::validate_json::<PromptListChangedNotification>(value, options)
-            }
-            "ListToolsRequest" => __v::validate_json::<ListToolsRequest>(value, options),
-            "ListToolsResult" => __v::validate_json::<ListToolsResult>(value, options),
-            "CallToolResult" => __v::validate_json::<CallToolResult>(value, options),
-            "CallToolResultContentItem" => {
-                __v::validate_json::<CallToolResultContentItem>(value, options)
-            }
-            "CallToolRequest" => __v::validate_json::<CallToolRequest>(value, options),
-            "CallToolRequestParams" => {
-                __v::validate_json::<CallToolRequestParams>(value, options)
-            }
-            "ToolListChangedNotification" => {
-                __v::validate_json::<ToolListChangedNotification>(value, options)
-            }
-            "ToolAnnotations" => __v::validate_json::<ToolAnnotations>(value, options),
-            "Tool" => __v::validate_json::<Tool>(value, options),
-            "ToolInputSchema" => __v::validate_json::<ToolInputSchema>(value, options),
-            "SetLevelRequest" => __v::validate_json::<SetLevelRequest>(value, options),
-            "SetLevelRequestParams" => {
-                __v::validate_json::<SetLevelRequestParams>(value, options)
-            }
-            "LoggingMessageNotification" => {
-                __v::validate_json::<LoggingMessageNotification>(value, options)
-            }
-            "LoggingMessageNotificationParams" => {
-                __v::validate_json::<LoggingMessageNotificationParams>(value, options)
-            }
-            "LoggingLevel" => __v::validate_json::<LoggingLevel>(value, options),
-            "CreateMessageRequest" => {
-                __v::validate_json::<CreateMessageRequest>(value, options)
-            }
-            "CreateMessageRequestParamsIncludeContext" => {
-                __v::validate_json::<
-                    CreateMessageRequestParamsIncludeContext,
-                >(value, options)
-            }
-            "CreateMessageRequestParams" => {
-                __v::validate_json::<CreateMessageRequestParams>(value, options)
-            }
-            "CreateMessageResult" => {
-                __v::validate_json::<CreateMessageResult>(value, options)
-            }
-            "CreateMessageResultStopReason" => {
-                __v::validate_json::<CreateMessageResultStopReason>(value, options)
-            }
-            "SamplingMessage" => __v::validate_json::<SamplingMessage>(value, options),
-            "SamplingMessageContent" => {
-                __v::validate_json::<SamplingMessageContent>(value, options)
-            }
-            "Annotations" => __v::validate_json::<Annotations>(value, options),
-            "TextContent" => __v::validate_json::<TextContent>(value, options),
-            "ImageContent" => __v::validate_json::<ImageContent>(value, options),
-            "AudioContent" => __v::validate_json::<AudioContent>(value, options),
-            "ModelPreferences" => __v::validate_json::<ModelPreferences>(value, options),
-            "ModelHint" => __v::validate_json::<ModelHint>(value, options),
-            "CompleteRequest" => __v::validate_json::<CompleteRequest>(value, options),
-            "CompleteRequestParamsRef" => {
-                __v::validate_json::<CompleteRequestParamsRef>(value, options)
-            }
-            "CompleteRequestParamsArgument" => {
-                __v::validate_json::<CompleteRequestParamsArgument>(value, options)
-            }
-            "CompleteRequestParams" => {
-                __v::validate_json::<CompleteRequestParams>(value, options)
-            }
-            "CompleteResult" => __v::validate_json::<CompleteResult>(value, options),
-            "CompleteResultCompletion" => {
-                __v::validate_json::<CompleteResultCompletion>(value, options)
-            }
-            "ResourceReference" => {
-                __v::validate_json::<ResourceReference>(value, options)
-            }
-            "PromptReference" => __v::validate_json::<PromptReference>(value, options),
-            "ListRootsRequest" => __v::validate_json::<ListRootsRequest>(value, options),
-            "ListRootsResult" => __v::validate_json::<ListRootsResult>(value, options),
-            "Root" => __v::validate_json::<Root>(value, options),
-            "RootsListChangedNotification" => {
-                __v::validate_json::<RootsListChangedNotification>(value, options)
-            }
-            "ClientRequest" => __v::validate_json::<ClientRequest>(value, options),
-            "ClientNotification" => {
-                __v::validate_json::<ClientNotification>(value, options)
-            }
-            "ClientResult" => __v::validate_json::<ClientResult>(value, options),
-            "ServerRequest" => __v::validate_json::<ServerRequest>(value, options),
-            "ServerNotification" => {
-                __v::validate_json::<ServerNotification>(value, options)
-            }
-            "ServerResult" => __v::validate_json::<ServerResult>(value, options),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.validate)(value, options))
 }

@@ -28644,938 +28644,330 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
         ],
     ),
 ];
+/// Every alias with what it names: a schema type, or `string`, `integer`, `number`, `boolean`,
+/// `object`, `array`, `value` (any JSON).
+pub const ALIASES: &[(&str, &str)] = &[("Cursor", "string"), ("EmptyResult", "Result")];
+/// Every type, by schema name (sorted), with its typed reading, writing and validation,
+/// for tools that choose the type at run time. Plain JSON objects are `"object"`.
 #[cfg(feature = "dynamic")]
-/// Reads `json` as the type named `type_name` and writes it back.
-///
-/// Returns `None` for a name this module does not have; otherwise the
-/// re-serialized value and the schema name of what was read (for a union,
-/// the variant it chose).
+pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
+    __rt::dynamic::DynType::of::<Annotations>("Annotations"),
+    __rt::dynamic::DynType::of::<AudioContent>("AudioContent"),
+    __rt::dynamic::DynType::of::<BaseMetadata>("BaseMetadata"),
+    __rt::dynamic::DynType::of::<BlobResourceContents>("BlobResourceContents"),
+    __rt::dynamic::DynType::of::<BooleanSchema>("BooleanSchema"),
+    __rt::dynamic::DynType::of::<CallToolRequest>("CallToolRequest"),
+    __rt::dynamic::DynType::of::<CallToolRequestParams>("CallToolRequestParams"),
+    __rt::dynamic::DynType::of::<CallToolResult>("CallToolResult"),
+    __rt::dynamic::DynType::of::<CancelTaskRequest>("CancelTaskRequest"),
+    __rt::dynamic::DynType::of::<CancelTaskRequestParams>("CancelTaskRequestParams"),
+    __rt::dynamic::DynType::of::<CancelTaskResult>("CancelTaskResult"),
+    __rt::dynamic::DynType::of::<CancelledNotification>("CancelledNotification"),
+    __rt::dynamic::DynType::of::<
+        CancelledNotificationParams,
+    >("CancelledNotificationParams"),
+    __rt::dynamic::DynType::of::<ClientCapabilities>("ClientCapabilities"),
+    __rt::dynamic::DynType::of::<
+        ClientCapabilitiesElicitation,
+    >("ClientCapabilitiesElicitation"),
+    __rt::dynamic::DynType::of::<ClientCapabilitiesRoots>("ClientCapabilitiesRoots"),
+    __rt::dynamic::DynType::of::<
+        ClientCapabilitiesSampling,
+    >("ClientCapabilitiesSampling"),
+    __rt::dynamic::DynType::of::<ClientCapabilitiesTasks>("ClientCapabilitiesTasks"),
+    __rt::dynamic::DynType::of::<
+        ClientCapabilitiesTasksRequests,
+    >("ClientCapabilitiesTasksRequests"),
+    __rt::dynamic::DynType::of::<
+        ClientCapabilitiesTasksRequestsElicitation,
+    >("ClientCapabilitiesTasksRequestsElicitation"),
+    __rt::dynamic::DynType::of::<
+        ClientCapabilitiesTasksRequestsSampling,
+    >("ClientCapabilitiesTasksRequestsSampling"),
+    __rt::dynamic::DynType::of::<ClientNotification>("ClientNotification"),
+    __rt::dynamic::DynType::of::<ClientRequest>("ClientRequest"),
+    __rt::dynamic::DynType::of::<ClientResult>("ClientResult"),
+    __rt::dynamic::DynType::of::<CompleteRequest>("CompleteRequest"),
+    __rt::dynamic::DynType::of::<CompleteRequestParams>("CompleteRequestParams"),
+    __rt::dynamic::DynType::of::<
+        CompleteRequestParamsArgument,
+    >("CompleteRequestParamsArgument"),
+    __rt::dynamic::DynType::of::<
+        CompleteRequestParamsContext,
+    >("CompleteRequestParamsContext"),
+    __rt::dynamic::DynType::of::<CompleteRequestParamsRef>("CompleteRequestParamsRef"),
+    __rt::dynamic::DynType::of::<CompleteResult>("CompleteResult"),
+    __rt::dynamic::DynType::of::<CompleteResultCompletion>("CompleteResultCompletion"),
+    __rt::dynamic::DynType::of::<ContentBlock>("ContentBlock"),
+    __rt::dynamic::DynType::of::<CreateMessageRequest>("CreateMessageRequest"),
+    __rt::dynamic::DynType::of::<
+        CreateMessageRequestParams,
+    >("CreateMessageRequestParams"),
+    __rt::dynamic::DynType::of::<
+        CreateMessageRequestParamsIncludeContext,
+    >("CreateMessageRequestParamsIncludeContext"),
+    __rt::dynamic::DynType::of::<CreateMessageResult>("CreateMessageResult"),
+    __rt::dynamic::DynType::of::<
+        CreateMessageResultStopReason,
+    >("CreateMessageResultStopReason"),
+    __rt::dynamic::DynType::of::<CreateTaskResult>("CreateTaskResult"),
+    __rt::dynamic::DynType::of::<Cursor>("Cursor"),
+    __rt::dynamic::DynType::of::<ElicitRequest>("ElicitRequest"),
+    __rt::dynamic::DynType::of::<ElicitRequestFormParams>("ElicitRequestFormParams"),
+    __rt::dynamic::DynType::of::<
+        ElicitRequestFormParamsRequestedSchema,
+    >("ElicitRequestFormParamsRequestedSchema"),
+    __rt::dynamic::DynType::of::<ElicitRequestParams>("ElicitRequestParams"),
+    __rt::dynamic::DynType::of::<ElicitRequestURLParams>("ElicitRequestURLParams"),
+    __rt::dynamic::DynType::of::<ElicitResult>("ElicitResult"),
+    __rt::dynamic::DynType::of::<ElicitResultAction>("ElicitResultAction"),
+    __rt::dynamic::DynType::of::<ElicitResultContentValue>("ElicitResultContentValue"),
+    __rt::dynamic::DynType::of::<
+        ElicitationCompleteNotification,
+    >("ElicitationCompleteNotification"),
+    __rt::dynamic::DynType::of::<
+        ElicitationCompleteNotificationParams,
+    >("ElicitationCompleteNotificationParams"),
+    __rt::dynamic::DynType::of::<EmbeddedResource>("EmbeddedResource"),
+    __rt::dynamic::DynType::of::<EmbeddedResourceResource>("EmbeddedResourceResource"),
+    __rt::dynamic::DynType::of::<EmptyResult>("EmptyResult"),
+    __rt::dynamic::DynType::of::<EnumSchema>("EnumSchema"),
+    __rt::dynamic::DynType::of::<Error>("Error"),
+    __rt::dynamic::DynType::of::<GetPromptRequest>("GetPromptRequest"),
+    __rt::dynamic::DynType::of::<GetPromptRequestParams>("GetPromptRequestParams"),
+    __rt::dynamic::DynType::of::<GetPromptResult>("GetPromptResult"),
+    __rt::dynamic::DynType::of::<GetTaskPayloadRequest>("GetTaskPayloadRequest"),
+    __rt::dynamic::DynType::of::<
+        GetTaskPayloadRequestParams,
+    >("GetTaskPayloadRequestParams"),
+    __rt::dynamic::DynType::of::<GetTaskPayloadResult>("GetTaskPayloadResult"),
+    __rt::dynamic::DynType::of::<GetTaskRequest>("GetTaskRequest"),
+    __rt::dynamic::DynType::of::<GetTaskRequestParams>("GetTaskRequestParams"),
+    __rt::dynamic::DynType::of::<GetTaskResult>("GetTaskResult"),
+    __rt::dynamic::DynType::of::<Icon>("Icon"),
+    __rt::dynamic::DynType::of::<IconTheme>("IconTheme"),
+    __rt::dynamic::DynType::of::<Icons>("Icons"),
+    __rt::dynamic::DynType::of::<ImageContent>("ImageContent"),
+    __rt::dynamic::DynType::of::<Implementation>("Implementation"),
+    __rt::dynamic::DynType::of::<InitializeRequest>("InitializeRequest"),
+    __rt::dynamic::DynType::of::<InitializeRequestParams>("InitializeRequestParams"),
+    __rt::dynamic::DynType::of::<InitializeResult>("InitializeResult"),
+    __rt::dynamic::DynType::of::<InitializedNotification>("InitializedNotification"),
+    __rt::dynamic::DynType::of::<JSONRPCErrorResponse>("JSONRPCErrorResponse"),
+    __rt::dynamic::DynType::of::<JSONRPCMessage>("JSONRPCMessage"),
+    __rt::dynamic::DynType::of::<JSONRPCNotification>("JSONRPCNotification"),
+    __rt::dynamic::DynType::of::<JSONRPCRequest>("JSONRPCRequest"),
+    __rt::dynamic::DynType::of::<JSONRPCResponse>("JSONRPCResponse"),
+    __rt::dynamic::DynType::of::<JSONRPCResultResponse>("JSONRPCResultResponse"),
+    __rt::dynamic::DynType::of::<LegacyTitledEnumSchema>("LegacyTitledEnumSchema"),
+    __rt::dynamic::DynType::of::<ListPromptsRequest>("ListPromptsRequest"),
+    __rt::dynamic::DynType::of::<ListPromptsResult>("ListPromptsResult"),
+    __rt::dynamic::DynType::of::<
+        ListResourceTemplatesRequest,
+    >("ListResourceTemplatesRequest"),
+    __rt::dynamic::DynType::of::<
+        ListResourceTemplatesResult,
+    >("ListResourceTemplatesResult"),
+    __rt::dynamic::DynType::of::<ListResourcesRequest>("ListResourcesRequest"),
+    __rt::dynamic::DynType::of::<ListResourcesResult>("ListResourcesResult"),
+    __rt::dynamic::DynType::of::<ListRootsRequest>("ListRootsRequest"),
+    __rt::dynamic::DynType::of::<ListRootsResult>("ListRootsResult"),
+    __rt::dynamic::DynType::of::<ListTasksRequest>("ListTasksRequest"),
+    __rt::dynamic::DynType::of::<ListTasksResult>("ListTasksResult"),
+    __rt::dynamic::DynType::of::<ListToolsRequest>("ListToolsRequest"),
+    __rt::dynamic::DynType::of::<ListToolsResult>("ListToolsResult"),
+    __rt::dynamic::DynType::of::<LoggingLevel>("LoggingLevel"),
+    __rt::dynamic::DynType::of::<
+        LoggingMessageNotification,
+    >("LoggingMessageNotification"),
+    __rt::dynamic::DynType::of::<
+        LoggingMessageNotificationParams,
+    >("LoggingMessageNotificationParams"),
+    __rt::dynamic::DynType::of::<ModelHint>("ModelHint"),
+    __rt::dynamic::DynType::of::<ModelPreferences>("ModelPreferences"),
+    __rt::dynamic::DynType::of::<MultiSelectEnumSchema>("MultiSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<Notification>("Notification"),
+    __rt::dynamic::DynType::of::<NotificationParams>("NotificationParams"),
+    __rt::dynamic::DynType::of::<NumberSchema>("NumberSchema"),
+    __rt::dynamic::DynType::of::<NumberSchemaType>("NumberSchemaType"),
+    __rt::dynamic::DynType::of::<PaginatedRequest>("PaginatedRequest"),
+    __rt::dynamic::DynType::of::<PaginatedRequestParams>("PaginatedRequestParams"),
+    __rt::dynamic::DynType::of::<PaginatedResult>("PaginatedResult"),
+    __rt::dynamic::DynType::of::<PingRequest>("PingRequest"),
+    __rt::dynamic::DynType::of::<PrimitiveSchemaDefinition>("PrimitiveSchemaDefinition"),
+    __rt::dynamic::DynType::of::<ProgressNotification>("ProgressNotification"),
+    __rt::dynamic::DynType::of::<
+        ProgressNotificationParams,
+    >("ProgressNotificationParams"),
+    __rt::dynamic::DynType::of::<ProgressToken>("ProgressToken"),
+    __rt::dynamic::DynType::of::<Prompt>("Prompt"),
+    __rt::dynamic::DynType::of::<PromptArgument>("PromptArgument"),
+    __rt::dynamic::DynType::of::<
+        PromptListChangedNotification,
+    >("PromptListChangedNotification"),
+    __rt::dynamic::DynType::of::<PromptMessage>("PromptMessage"),
+    __rt::dynamic::DynType::of::<PromptReference>("PromptReference"),
+    __rt::dynamic::DynType::of::<ReadResourceRequest>("ReadResourceRequest"),
+    __rt::dynamic::DynType::of::<ReadResourceRequestParams>("ReadResourceRequestParams"),
+    __rt::dynamic::DynType::of::<ReadResourceResult>("ReadResourceResult"),
+    __rt::dynamic::DynType::of::<
+        ReadResourceResultContentsItem,
+    >("ReadResourceResultContentsItem"),
+    __rt::dynamic::DynType::of::<RelatedTaskMetadata>("RelatedTaskMetadata"),
+    __rt::dynamic::DynType::of::<Request>("Request"),
+    __rt::dynamic::DynType::of::<RequestId>("RequestId"),
+    __rt::dynamic::DynType::of::<RequestParams>("RequestParams"),
+    __rt::dynamic::DynType::of::<RequestParamsMeta>("RequestParamsMeta"),
+    __rt::dynamic::DynType::of::<Resource>("Resource"),
+    __rt::dynamic::DynType::of::<ResourceContents>("ResourceContents"),
+    __rt::dynamic::DynType::of::<ResourceLink>("ResourceLink"),
+    __rt::dynamic::DynType::of::<
+        ResourceListChangedNotification,
+    >("ResourceListChangedNotification"),
+    __rt::dynamic::DynType::of::<ResourceRequestParams>("ResourceRequestParams"),
+    __rt::dynamic::DynType::of::<ResourceTemplate>("ResourceTemplate"),
+    __rt::dynamic::DynType::of::<ResourceTemplateReference>("ResourceTemplateReference"),
+    __rt::dynamic::DynType::of::<
+        ResourceUpdatedNotification,
+    >("ResourceUpdatedNotification"),
+    __rt::dynamic::DynType::of::<
+        ResourceUpdatedNotificationParams,
+    >("ResourceUpdatedNotificationParams"),
+    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<Role>("Role"),
+    __rt::dynamic::DynType::of::<Root>("Root"),
+    __rt::dynamic::DynType::of::<
+        RootsListChangedNotification,
+    >("RootsListChangedNotification"),
+    __rt::dynamic::DynType::of::<SamplingMessage>("SamplingMessage"),
+    __rt::dynamic::DynType::of::<SamplingMessageContent>("SamplingMessageContent"),
+    __rt::dynamic::DynType::of::<
+        SamplingMessageContentBlock,
+    >("SamplingMessageContentBlock"),
+    __rt::dynamic::DynType::of::<ServerCapabilities>("ServerCapabilities"),
+    __rt::dynamic::DynType::of::<ServerCapabilitiesPrompts>("ServerCapabilitiesPrompts"),
+    __rt::dynamic::DynType::of::<
+        ServerCapabilitiesResources,
+    >("ServerCapabilitiesResources"),
+    __rt::dynamic::DynType::of::<ServerCapabilitiesTasks>("ServerCapabilitiesTasks"),
+    __rt::dynamic::DynType::of::<
+        ServerCapabilitiesTasksRequests,
+    >("ServerCapabilitiesTasksRequests"),
+    __rt::dynamic::DynType::of::<
+        ServerCapabilitiesTasksRequestsTools,
+    >("ServerCapabilitiesTasksRequestsTools"),
+    __rt::dynamic::DynType::of::<ServerCapabilitiesTools>("ServerCapabilitiesTools"),
+    __rt::dynamic::DynType::of::<ServerNotification>("ServerNotification"),
+    __rt::dynamic::DynType::of::<ServerRequest>("ServerRequest"),
+    __rt::dynamic::DynType::of::<ServerResult>("ServerResult"),
+    __rt::dynamic::DynType::of::<SetLevelRequest>("SetLevelRequest"),
+    __rt::dynamic::DynType::of::<SetLevelRequestParams>("SetLevelRequestParams"),
+    __rt::dynamic::DynType::of::<SingleSelectEnumSchema>("SingleSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<StringSchema>("StringSchema"),
+    __rt::dynamic::DynType::of::<StringSchemaFormat>("StringSchemaFormat"),
+    __rt::dynamic::DynType::of::<SubscribeRequest>("SubscribeRequest"),
+    __rt::dynamic::DynType::of::<SubscribeRequestParams>("SubscribeRequestParams"),
+    __rt::dynamic::DynType::of::<Task>("Task"),
+    __rt::dynamic::DynType::of::<
+        TaskAugmentedRequestParams,
+    >("TaskAugmentedRequestParams"),
+    __rt::dynamic::DynType::of::<TaskMetadata>("TaskMetadata"),
+    __rt::dynamic::DynType::of::<TaskStatus>("TaskStatus"),
+    __rt::dynamic::DynType::of::<TaskStatusNotification>("TaskStatusNotification"),
+    __rt::dynamic::DynType::of::<
+        TaskStatusNotificationParams,
+    >("TaskStatusNotificationParams"),
+    __rt::dynamic::DynType::of::<TextContent>("TextContent"),
+    __rt::dynamic::DynType::of::<TextResourceContents>("TextResourceContents"),
+    __rt::dynamic::DynType::of::<
+        TitledMultiSelectEnumSchema,
+    >("TitledMultiSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<
+        TitledMultiSelectEnumSchemaItems,
+    >("TitledMultiSelectEnumSchemaItems"),
+    __rt::dynamic::DynType::of::<
+        TitledMultiSelectEnumSchemaItemsAnyOfItem,
+    >("TitledMultiSelectEnumSchemaItemsAnyOfItem"),
+    __rt::dynamic::DynType::of::<
+        TitledSingleSelectEnumSchema,
+    >("TitledSingleSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<
+        TitledSingleSelectEnumSchemaOneOfItem,
+    >("TitledSingleSelectEnumSchemaOneOfItem"),
+    __rt::dynamic::DynType::of::<Tool>("Tool"),
+    __rt::dynamic::DynType::of::<ToolAnnotations>("ToolAnnotations"),
+    __rt::dynamic::DynType::of::<ToolChoice>("ToolChoice"),
+    __rt::dynamic::DynType::of::<ToolChoiceMode>("ToolChoiceMode"),
+    __rt::dynamic::DynType::of::<ToolExecution>("ToolExecution"),
+    __rt::dynamic::DynType::of::<ToolExecutionTaskSupport>("ToolExecutionTaskSupport"),
+    __rt::dynamic::DynType::of::<ToolInputSchema>("ToolInputSchema"),
+    __rt::dynamic::DynType::of::<
+        ToolListChangedNotification,
+    >("ToolListChangedNotification"),
+    __rt::dynamic::DynType::of::<ToolOutputSchema>("ToolOutputSchema"),
+    __rt::dynamic::DynType::of::<ToolResultContent>("ToolResultContent"),
+    __rt::dynamic::DynType::of::<ToolUseContent>("ToolUseContent"),
+    __rt::dynamic::DynType::of::<
+        URLElicitationRequiredError,
+    >("URLElicitationRequiredError"),
+    __rt::dynamic::DynType::of::<
+        URLElicitationRequiredErrorError,
+    >("URLElicitationRequiredErrorError"),
+    __rt::dynamic::DynType::of::<
+        URLElicitationRequiredErrorErrorData,
+    >("URLElicitationRequiredErrorErrorData"),
+    __rt::dynamic::DynType::of::<UnsubscribeRequest>("UnsubscribeRequest"),
+    __rt::dynamic::DynType::of::<UnsubscribeRequestParams>("UnsubscribeRequestParams"),
+    __rt::dynamic::DynType::of::<
+        UntitledMultiSelectEnumSchema,
+    >("UntitledMultiSelectEnumSchema"),
+    __rt::dynamic::DynType::of::<
+        UntitledMultiSelectEnumSchemaItems,
+    >("UntitledMultiSelectEnumSchemaItems"),
+    __rt::dynamic::DynType::of::<
+        UntitledSingleSelectEnumSchema,
+    >("UntitledSingleSelectEnumSchema"),
+];
+/// The run-time entry of the type named `type_name`.
+#[cfg(feature = "dynamic")]
+pub fn dynamic(type_name: &str) -> Option<&'static __rt::dynamic::DynType> {
+    __rt::dynamic::find(DYNAMIC, type_name)
+}
+/// Reads `json` as the type named `type_name` and writes it back: the re-serialized value and
+/// the schema name of what was read (for a union, the variant it chose). `None` for an unknown name.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        json: &str,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t: T = serde_json::from_str(json)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "JSONRPCMessage" => go::<JSONRPCMessage>(json),
-            "ProgressToken" => go::<ProgressToken>(json),
-            "Cursor" => go::<Cursor>(json),
-            "TaskAugmentedRequestParams" => go::<TaskAugmentedRequestParams>(json),
-            "RequestParams" => go::<RequestParams>(json),
-            "RequestParamsMeta" => go::<RequestParamsMeta>(json),
-            "Request" => go::<Request>(json),
-            "NotificationParams" => go::<NotificationParams>(json),
-            "Notification" => go::<Notification>(json),
-            "Result" => go::<Result>(json),
-            "Error" => go::<Error>(json),
-            "RequestId" => go::<RequestId>(json),
-            "JSONRPCRequest" => go::<JSONRPCRequest>(json),
-            "JSONRPCNotification" => go::<JSONRPCNotification>(json),
-            "JSONRPCResultResponse" => go::<JSONRPCResultResponse>(json),
-            "JSONRPCErrorResponse" => go::<JSONRPCErrorResponse>(json),
-            "JSONRPCResponse" => go::<JSONRPCResponse>(json),
-            "URLElicitationRequiredError" => go::<URLElicitationRequiredError>(json),
-            "URLElicitationRequiredErrorErrorData" => {
-                go::<URLElicitationRequiredErrorErrorData>(json)
-            }
-            "URLElicitationRequiredErrorError" => {
-                go::<URLElicitationRequiredErrorError>(json)
-            }
-            "EmptyResult" => go::<EmptyResult>(json),
-            "CancelledNotificationParams" => go::<CancelledNotificationParams>(json),
-            "CancelledNotification" => go::<CancelledNotification>(json),
-            "InitializeRequestParams" => go::<InitializeRequestParams>(json),
-            "InitializeRequest" => go::<InitializeRequest>(json),
-            "InitializeResult" => go::<InitializeResult>(json),
-            "InitializedNotification" => go::<InitializedNotification>(json),
-            "ClientCapabilities" => go::<ClientCapabilities>(json),
-            "ClientCapabilitiesRoots" => go::<ClientCapabilitiesRoots>(json),
-            "ClientCapabilitiesSampling" => go::<ClientCapabilitiesSampling>(json),
-            "ClientCapabilitiesElicitation" => go::<ClientCapabilitiesElicitation>(json),
-            "ClientCapabilitiesTasksRequestsSampling" => {
-                go::<ClientCapabilitiesTasksRequestsSampling>(json)
-            }
-            "ClientCapabilitiesTasksRequestsElicitation" => {
-                go::<ClientCapabilitiesTasksRequestsElicitation>(json)
-            }
-            "ClientCapabilitiesTasksRequests" => {
-                go::<ClientCapabilitiesTasksRequests>(json)
-            }
-            "ClientCapabilitiesTasks" => go::<ClientCapabilitiesTasks>(json),
-            "ServerCapabilities" => go::<ServerCapabilities>(json),
-            "ServerCapabilitiesPrompts" => go::<ServerCapabilitiesPrompts>(json),
-            "ServerCapabilitiesResources" => go::<ServerCapabilitiesResources>(json),
-            "ServerCapabilitiesTools" => go::<ServerCapabilitiesTools>(json),
-            "ServerCapabilitiesTasksRequestsTools" => {
-                go::<ServerCapabilitiesTasksRequestsTools>(json)
-            }
-            "ServerCapabilitiesTasksRequests" => {
-                go::<ServerCapabilitiesTasksRequests>(json)
-            }
-            "ServerCapabilitiesTasks" => go::<ServerCapabilitiesTasks>(json),
-            "Icon" => go::<Icon>(json),
-            "IconTheme" => go::<IconTheme>(json),
-            "Icons" => go::<Icons>(json),
-            "BaseMetadata" => go::<BaseMetadata>(json),
-            "Implementation" => go::<Implementation>(json),
-            "PingRequest" => go::<PingRequest>(json),
-            "ProgressNotificationParams" => go::<ProgressNotificationParams>(json),
-            "ProgressNotification" => go::<ProgressNotification>(json),
-            "PaginatedRequestParams" => go::<PaginatedRequestParams>(json),
-            "PaginatedRequest" => go::<PaginatedRequest>(json),
-            "PaginatedResult" => go::<PaginatedResult>(json),
-            "ListResourcesRequest" => go::<ListResourcesRequest>(json),
-            "ListResourcesResult" => go::<ListResourcesResult>(json),
-            "ListResourceTemplatesRequest" => go::<ListResourceTemplatesRequest>(json),
-            "ListResourceTemplatesResult" => go::<ListResourceTemplatesResult>(json),
-            "ResourceRequestParams" => go::<ResourceRequestParams>(json),
-            "ReadResourceRequestParams" => go::<ReadResourceRequestParams>(json),
-            "ReadResourceRequest" => go::<ReadResourceRequest>(json),
-            "ReadResourceResult" => go::<ReadResourceResult>(json),
-            "ReadResourceResultContentsItem" => {
-                go::<ReadResourceResultContentsItem>(json)
-            }
-            "ResourceListChangedNotification" => {
-                go::<ResourceListChangedNotification>(json)
-            }
-            "SubscribeRequestParams" => go::<SubscribeRequestParams>(json),
-            "SubscribeRequest" => go::<SubscribeRequest>(json),
-            "UnsubscribeRequestParams" => go::<UnsubscribeRequestParams>(json),
-            "UnsubscribeRequest" => go::<UnsubscribeRequest>(json),
-            "ResourceUpdatedNotificationParams" => {
-                go::<ResourceUpdatedNotificationParams>(json)
-            }
-            "ResourceUpdatedNotification" => go::<ResourceUpdatedNotification>(json),
-            "Resource" => go::<Resource>(json),
-            "ResourceTemplate" => go::<ResourceTemplate>(json),
-            "ResourceContents" => go::<ResourceContents>(json),
-            "TextResourceContents" => go::<TextResourceContents>(json),
-            "BlobResourceContents" => go::<BlobResourceContents>(json),
-            "ListPromptsRequest" => go::<ListPromptsRequest>(json),
-            "ListPromptsResult" => go::<ListPromptsResult>(json),
-            "GetPromptRequestParams" => go::<GetPromptRequestParams>(json),
-            "GetPromptRequest" => go::<GetPromptRequest>(json),
-            "GetPromptResult" => go::<GetPromptResult>(json),
-            "Prompt" => go::<Prompt>(json),
-            "PromptArgument" => go::<PromptArgument>(json),
-            "Role" => go::<Role>(json),
-            "PromptMessage" => go::<PromptMessage>(json),
-            "ResourceLink" => go::<ResourceLink>(json),
-            "EmbeddedResource" => go::<EmbeddedResource>(json),
-            "EmbeddedResourceResource" => go::<EmbeddedResourceResource>(json),
-            "PromptListChangedNotification" => go::<PromptListChangedNotification>(json),
-            "ListToolsRequest" => go::<ListToolsRequest>(json),
-            "ListToolsResult" => go::<ListToolsResult>(json),
-            "CallToolResult" => go::<CallToolResult>(json),
-            "CallToolRequestParams" => go::<CallToolRequestParams>(json),
-            "CallToolRequest" => go::<CallToolRequest>(json),
-            "ToolListChangedNotification" => go::<ToolListChangedNotification>(json),
-            "ToolAnnotations" => go::<ToolAnnotations>(json),
-            "ToolExecution" => go::<ToolExecution>(json),
-            "ToolExecutionTaskSupport" => go::<ToolExecutionTaskSupport>(json),
-            "Tool" => go::<Tool>(json),
-            "ToolInputSchema" => go::<ToolInputSchema>(json),
-            "ToolOutputSchema" => go::<ToolOutputSchema>(json),
-            "TaskStatus" => go::<TaskStatus>(json),
-            "TaskMetadata" => go::<TaskMetadata>(json),
-            "RelatedTaskMetadata" => go::<RelatedTaskMetadata>(json),
-            "Task" => go::<Task>(json),
-            "CreateTaskResult" => go::<CreateTaskResult>(json),
-            "GetTaskRequest" => go::<GetTaskRequest>(json),
-            "GetTaskRequestParams" => go::<GetTaskRequestParams>(json),
-            "GetTaskResult" => go::<GetTaskResult>(json),
-            "GetTaskPayloadRequest" => go::<GetTaskPayloadRequest>(json),
-            "GetTaskPayloadRequestParams" => go::<GetTaskPayloadRequestParams>(json),
-            "GetTaskPayloadResult" => go::<GetTaskPayloadResult>(json),
-            "CancelTaskRequest" => go::<CancelTaskRequest>(json),
-            "CancelTaskRequestParams" => go::<CancelTaskRequestParams>(json),
-            "CancelTaskResult" => go::<CancelTaskResult>(json),
-            "ListTasksRequest" => go::<ListTasksRequest>(json),
-            "ListTasksResult" => go::<ListTasksResult>(json),
-            "TaskStatusNotificationParams" => go::<TaskStatusNotificationParams>(json),
-            "TaskStatusNotification" => go::<TaskStatusNotification>(json),
-            "SetLevelRequestParams" => go::<SetLevelRequestParams>(json),
-            "SetLevelRequest" => go::<SetLevelRequest>(json),
-            "LoggingMessageNotificationParams" => {
-                go::<LoggingMessageNotificationParams>(json)
-            }
-            "LoggingMessageNotification" => go::<LoggingMessageNotification>(json),
-            "LoggingLevel" => go::<LoggingLevel>(json),
-            "CreateMessageRequestParams" => go::<CreateMessageRequestParams>(json),
-            "CreateMessageRequestParamsIncludeContext" => {
-                go::<CreateMessageRequestParamsIncludeContext>(json)
-            }
-            "ToolChoice" => go::<ToolChoice>(json),
-            "ToolChoiceMode" => go::<ToolChoiceMode>(json),
-            "CreateMessageRequest" => go::<CreateMessageRequest>(json),
-            "CreateMessageResult" => go::<CreateMessageResult>(json),
-            "CreateMessageResultStopReason" => go::<CreateMessageResultStopReason>(json),
-            "SamplingMessage" => go::<SamplingMessage>(json),
-            "SamplingMessageContent" => go::<SamplingMessageContent>(json),
-            "SamplingMessageContentBlock" => go::<SamplingMessageContentBlock>(json),
-            "Annotations" => go::<Annotations>(json),
-            "ContentBlock" => go::<ContentBlock>(json),
-            "TextContent" => go::<TextContent>(json),
-            "ImageContent" => go::<ImageContent>(json),
-            "AudioContent" => go::<AudioContent>(json),
-            "ToolUseContent" => go::<ToolUseContent>(json),
-            "ToolResultContent" => go::<ToolResultContent>(json),
-            "ModelPreferences" => go::<ModelPreferences>(json),
-            "ModelHint" => go::<ModelHint>(json),
-            "CompleteRequestParams" => go::<CompleteRequestParams>(json),
-            "CompleteRequestParamsRef" => go::<CompleteRequestParamsRef>(json),
-            "CompleteRequestParamsArgument" => go::<CompleteRequestParamsArgument>(json),
-            "CompleteRequestParamsContext" => go::<CompleteRequestParamsContext>(json),
-            "CompleteRequest" => go::<CompleteRequest>(json),
-            "CompleteResult" => go::<CompleteResult>(json),
-            "CompleteResultCompletion" => go::<CompleteResultCompletion>(json),
-            "ResourceTemplateReference" => go::<ResourceTemplateReference>(json),
-            "PromptReference" => go::<PromptReference>(json),
-            "ListRootsRequest" => go::<ListRootsRequest>(json),
-            "ListRootsResult" => go::<ListRootsResult>(json),
-            "Root" => go::<Root>(json),
-            "RootsListChangedNotification" => go::<RootsListChangedNotification>(json),
-            "ElicitRequestFormParams" => go::<ElicitRequestFormParams>(json),
-            "ElicitRequestFormParamsRequestedSchema" => {
-                go::<ElicitRequestFormParamsRequestedSchema>(json)
-            }
-            "ElicitRequestURLParams" => go::<ElicitRequestURLParams>(json),
-            "ElicitRequestParams" => go::<ElicitRequestParams>(json),
-            "ElicitRequest" => go::<ElicitRequest>(json),
-            "PrimitiveSchemaDefinition" => go::<PrimitiveSchemaDefinition>(json),
-            "StringSchema" => go::<StringSchema>(json),
-            "StringSchemaFormat" => go::<StringSchemaFormat>(json),
-            "NumberSchema" => go::<NumberSchema>(json),
-            "NumberSchemaType" => go::<NumberSchemaType>(json),
-            "BooleanSchema" => go::<BooleanSchema>(json),
-            "UntitledSingleSelectEnumSchema" => {
-                go::<UntitledSingleSelectEnumSchema>(json)
-            }
-            "TitledSingleSelectEnumSchema" => go::<TitledSingleSelectEnumSchema>(json),
-            "TitledSingleSelectEnumSchemaOneOfItem" => {
-                go::<TitledSingleSelectEnumSchemaOneOfItem>(json)
-            }
-            "SingleSelectEnumSchema" => go::<SingleSelectEnumSchema>(json),
-            "UntitledMultiSelectEnumSchema" => go::<UntitledMultiSelectEnumSchema>(json),
-            "UntitledMultiSelectEnumSchemaItems" => {
-                go::<UntitledMultiSelectEnumSchemaItems>(json)
-            }
-            "TitledMultiSelectEnumSchema" => go::<TitledMultiSelectEnumSchema>(json),
-            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
-                go::<TitledMultiSelectEnumSchemaItemsAnyOfItem>(json)
-            }
-            "TitledMultiSelectEnumSchemaItems" => {
-                go::<TitledMultiSelectEnumSchemaItems>(json)
-            }
-            "MultiSelectEnumSchema" => go::<MultiSelectEnumSchema>(json),
-            "LegacyTitledEnumSchema" => go::<LegacyTitledEnumSchema>(json),
-            "EnumSchema" => go::<EnumSchema>(json),
-            "ElicitResult" => go::<ElicitResult>(json),
-            "ElicitResultAction" => go::<ElicitResultAction>(json),
-            "ElicitResultContentValue" => go::<ElicitResultContentValue>(json),
-            "ElicitationCompleteNotification" => {
-                go::<ElicitationCompleteNotification>(json)
-            }
-            "ElicitationCompleteNotificationParams" => {
-                go::<ElicitationCompleteNotificationParams>(json)
-            }
-            "ClientRequest" => go::<ClientRequest>(json),
-            "ClientNotification" => go::<ClientNotification>(json),
-            "ClientResult" => go::<ClientResult>(json),
-            "ServerRequest" => go::<ServerRequest>(json),
-            "ServerNotification" => go::<ServerNotification>(json),
-            "ServerResult" => go::<ServerResult>(json),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_json)(json))
 }
-#[cfg(feature = "dynamic")]
 /// Like [`roundtrip_json`], from an already parsed value.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_value(
     type_name: &str,
     value: &serde_json::Value,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        value: &serde_json::Value,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t = T::deserialize(value)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "JSONRPCMessage" => go::<JSONRPCMessage>(value),
-            "ProgressToken" => go::<ProgressToken>(value),
-            "Cursor" => go::<Cursor>(value),
-            "TaskAugmentedRequestParams" => go::<TaskAugmentedRequestParams>(value),
-            "RequestParams" => go::<RequestParams>(value),
-            "RequestParamsMeta" => go::<RequestParamsMeta>(value),
-            "Request" => go::<Request>(value),
-            "NotificationParams" => go::<NotificationParams>(value),
-            "Notification" => go::<Notification>(value),
-            "Result" => go::<Result>(value),
-            "Error" => go::<Error>(value),
-            "RequestId" => go::<RequestId>(value),
-            "JSONRPCRequest" => go::<JSONRPCRequest>(value),
-            "JSONRPCNotification" => go::<JSONRPCNotification>(value),
-            "JSONRPCResultResponse" => go::<JSONRPCResultResponse>(value),
-            "JSONRPCErrorResponse" => go::<JSONRPCErrorResponse>(value),
-            "JSONRPCResponse" => go::<JSONRPCResponse>(value),
-            "URLElicitationRequiredError" => go::<URLElicitationRequiredError>(value),
-            "URLElicitationRequiredErrorErrorData" => {
-                go::<URLElicitationRequiredErrorErrorData>(value)
-            }
-            "URLElicitationRequiredErrorError" => {
-                go::<URLElicitationRequiredErrorError>(value)
-            }
-            "EmptyResult" => go::<EmptyResult>(value),
-            "CancelledNotificationParams" => go::<CancelledNotificationParams>(value),
-            "CancelledNotification" => go::<CancelledNotification>(value),
-            "InitializeRequestParams" => go::<InitializeRequestParams>(value),
-            "InitializeRequest" => go::<InitializeRequest>(value),
-            "InitializeResult" => go::<InitializeResult>(value),
-            "InitializedNotification" => go::<InitializedNotification>(value),
-            "ClientCapabilities" => go::<ClientCapabilities>(value),
-            "ClientCapabilitiesRoots" => go::<ClientCapabilitiesRoots>(value),
-            "ClientCapabilitiesSampling" => go::<ClientCapabilitiesSampling>(value),
-            "ClientCapabilitiesElicitation" => go::<ClientCapabilitiesElicitation>(value),
-            "ClientCapabilitiesTasksRequestsSampling" => {
-                go::<ClientCapabilitiesTasksRequestsSampling>(value)
-            }
-            "ClientCapabilitiesTasksRequestsElicitation" => {
-                go::<ClientCapabilitiesTasksRequestsElicitation>(value)
-            }
-            "ClientCapabilitiesTasksRequests" => {
-                go::<ClientCapabilitiesTasksRequests>(value)
-            }
-            "ClientCapabilitiesTasks" => go::<ClientCapabilitiesTasks>(value),
-            "ServerCapabilities" => go::<ServerCapabilities>(value),
-            "ServerCapabilitiesPrompts" => go::<ServerCapabilitiesPrompts>(value),
-            "ServerCapabilitiesResources" => go::<ServerCapabilitiesResources>(value),
-            "ServerCapabilitiesTools" => go::<ServerCapabilitiesTools>(value),
-            "ServerCapabilitiesTasksRequestsTools" => {
-                go::<ServerCapabilitiesTasksRequestsTools>(value)
-            }
-            "ServerCapabilitiesTasksRequests" => {
-                go::<ServerCapabilitiesTasksRequests>(value)
-            }
-            "ServerCapabilitiesTasks" => go::<ServerCapabilitiesTasks>(value),
-            "Icon" => go::<Icon>(value),
-            "IconTheme" => go::<IconTheme>(value),
-            "Icons" => go::<Icons>(value),
-            "BaseMetadata" => go::<BaseMetadata>(value),
-            "Implementation" => go::<Implementation>(value),
-            "PingRequest" => go::<PingRequest>(value),
-            "ProgressNotificationParams" => go::<ProgressNotificationParams>(value),
-            "ProgressNotification" => go::<ProgressNotification>(value),
-            "PaginatedRequestParams" => go::<PaginatedRequestParams>(value),
-            "PaginatedRequest" => go::<PaginatedRequest>(value),
-            "PaginatedResult" => go::<PaginatedResult>(value),
-            "ListResourcesRequest" => go::<ListResourcesRequest>(value),
-            "ListResourcesResult" => go::<ListResourcesResult>(value),
-            "ListResourceTemplatesRequest" => go::<ListResourceTemplatesRequest>(value),
-            "ListResourceTemplatesResult" => go::<ListResourceTemplatesResult>(value),
-            "ResourceRequestParams" => go::<ResourceRequestParams>(value),
-            "ReadResourceRequestParams" => go::<ReadResourceRequestParams>(value),
-            "ReadResourceRequest" => go::<ReadResourceRequest>(value),
-            "ReadResourceResult" => go::<ReadResourceResult>(value),
-            "ReadResourceResultContentsItem" => {
-                go::<ReadResourceResultContentsItem>(value)
-            }
-            "ResourceListChangedNotification" => {
-                go::<ResourceListChangedNotification>(value)
-            }
-            "SubscribeRequestParams" => go::<SubscribeRequestParams>(value),
-            "SubscribeRequest" => go::<SubscribeRequest>(value),
-            "UnsubscribeRequestParams" => go::<UnsubscribeRequestParams>(value),
-            "UnsubscribeRequest" => go::<UnsubscribeRequest>(value),
-            "ResourceUpdatedNotificationParams" => {
-                go::<ResourceUpdatedNotificationParams>(value)
-            }
-            "ResourceUpdatedNotification" => go::<ResourceUpdatedNotification>(value),
-            "Resource" => go::<Resource>(value),
-            "ResourceTemplate" => go::<ResourceTemplate>(value),
-            "ResourceContents" => go::<ResourceContents>(value),
-            "TextResourceContents" => go::<TextResourceContents>(value),
-            "BlobResourceContents" => go::<BlobResourceContents>(value),
-            "ListPromptsRequest" => go::<ListPromptsRequest>(value),
-            "ListPromptsResult" => go::<ListPromptsResult>(value),
-            "GetPromptRequestParams" => go::<GetPromptRequestParams>(value),
-            "GetPromptRequest" => go::<GetPromptRequest>(value),
-            "GetPromptResult" => go::<GetPromptResult>(value),
-            "Prompt" => go::<Prompt>(value),
-            "PromptArgument" => go::<PromptArgument>(value),
-            "Role" => go::<Role>(value),
-            "PromptMessage" => go::<PromptMessage>(value),
-            "ResourceLink" => go::<ResourceLink>(value),
-            "EmbeddedResource" => go::<EmbeddedResource>(value),
-            "EmbeddedResourceResource" => go::<EmbeddedResourceResource>(value),
-            "PromptListChangedNotification" => go::<PromptListChangedNotification>(value),
-            "ListToolsRequest" => go::<ListToolsRequest>(value),
-            "ListToolsResult" => go::<ListToolsResult>(value),
-            "CallToolResult" => go::<CallToolResult>(value),
-            "CallToolRequestParams" => go::<CallToolRequestParams>(value),
-            "CallToolRequest" => go::<CallToolRequest>(value),
-            "ToolListChangedNotification" => go::<ToolListChangedNotification>(value),
-            "ToolAnnotations" => go::<ToolAnnotations>(value),
-            "ToolExecution" => go::<ToolExecution>(value),
-            "ToolExecutionTaskSupport" => go::<ToolExecutionTaskSupport>(value),
-            "Tool" => go::<Tool>(value),
-            "ToolInputSchema" => go::<ToolInputSchema>(value),
-            "ToolOutputSchema" => go::<ToolOutputSchema>(value),
-            "TaskStatus" => go::<TaskStatus>(value),
-            "TaskMetadata" => go::<TaskMetadata>(value),
-            "RelatedTaskMetadata" => go::<RelatedTaskMetadata>(value),
-            "Task" => go::<Task>(value),
-            "CreateTaskResult" => go::<CreateTaskResult>(value),
-            "GetTaskRequest" => go::<GetTaskRequest>(value),
-            "GetTaskRequestParams" => go::<GetTaskRequestParams>(value),
-            "GetTaskResult" => go::<GetTaskResult>(value),
-            "GetTaskPayloadRequest" => go::<GetTaskPayloadRequest>(value),
-            "GetTaskPayloadRequestParams" => go::<GetTaskPayloadRequestParams>(value),
-            "GetTaskPayloadResult" => go::<GetTaskPayloadResult>(value),
-            "CancelTaskRequest" => go::<CancelTaskRequest>(value),
-            "CancelTaskRequestParams" => go::<CancelTaskRequestParams>(value),
-            "CancelTaskResult" => go::<CancelTaskResult>(value),
-            "ListTasksRequest" => go::<ListTasksRequest>(value),
-            "ListTasksResult" => go::<ListTasksResult>(value),
-            "TaskStatusNotificationParams" => go::<TaskStatusNotificationParams>(value),
-            "TaskStatusNotification" => go::<TaskStatusNotification>(value),
-            "SetLevelRequestParams" => go::<SetLevelRequestParams>(value),
-            "SetLevelRequest" => go::<SetLevelRequest>(value),
-            "LoggingMessageNotificationParams" => {
-                go::<LoggingMessageNotificationParams>(value)
-            }
-            "LoggingMessageNotification" => go::<LoggingMessageNotification>(value),
-            "LoggingLevel" => go::<LoggingLevel>(value),
-            "CreateMessageRequestParams" => go::<CreateMessageRequestParams>(value),
-            "CreateMessageRequestParamsIncludeContext" => {
-                go::<CreateMessageRequestParamsIncludeContext>(value)
-            }
-            "ToolChoice" => go::<ToolChoice>(value),
-            "ToolChoiceMode" => go::<ToolChoiceMode>(value),
-            "CreateMessageRequest" => go::<CreateMessageRequest>(value),
-            "CreateMessageResult" => go::<CreateMessageResult>(value),
-            "CreateMessageResultStopReason" => go::<CreateMessageResultStopReason>(value),
-            "SamplingMessage" => go::<SamplingMessage>(value),
-            "SamplingMessageContent" => go::<SamplingMessageContent>(value),
-            "SamplingMessageContentBlock" => go::<SamplingMessageContentBlock>(value),
-            "Annotations" => go::<Annotations>(value),
-            "ContentBlock" => go::<ContentBlock>(value),
-            "TextContent" => go::<TextContent>(value),
-            "ImageContent" => go::<ImageContent>(value),
-            "AudioContent" => go::<AudioContent>(value),
-            "ToolUseContent" => go::<ToolUseContent>(value),
-            "ToolResultContent" => go::<ToolResultContent>(value),
-            "ModelPreferences" => go::<ModelPreferences>(value),
-            "ModelHint" => go::<ModelHint>(value),
-            "CompleteRequestParams" => go::<CompleteRequestParams>(value),
-            "CompleteRequestParamsRef" => go::<CompleteRequestParamsRef>(value),
-            "CompleteRequestParamsArgument" => go::<CompleteRequestParamsArgument>(value),
-            "CompleteRequestParamsContext" => go::<CompleteRequestParamsContext>(value),
-            "CompleteRequest" => go::<CompleteRequest>(value),
-            "CompleteResult" => go::<CompleteResult>(value),
-            "CompleteResultCompletion" => go::<CompleteResultCompletion>(value),
-            "ResourceTemplateReference" => go::<ResourceTemplateReference>(value),
-            "PromptReference" => go::<PromptReference>(value),
-            "ListRootsRequest" => go::<ListRootsRequest>(value),
-            "ListRootsResult" => go::<ListRootsResult>(value),
-            "Root" => go::<Root>(value),
-            "RootsListChangedNotification" => go::<RootsListChangedNotification>(value),
-            "ElicitRequestFormParams" => go::<ElicitRequestFormParams>(value),
-            "ElicitRequestFormParamsRequestedSchema" => {
-                go::<ElicitRequestFormParamsRequestedSchema>(value)
-            }
-            "ElicitRequestURLParams" => go::<ElicitRequestURLParams>(value),
-            "ElicitRequestParams" => go::<ElicitRequestParams>(value),
-            "ElicitRequest" => go::<ElicitRequest>(value),
-            "PrimitiveSchemaDefinition" => go::<PrimitiveSchemaDefinition>(value),
-            "StringSchema" => go::<StringSchema>(value),
-            "StringSchemaFormat" => go::<StringSchemaFormat>(value),
-            "NumberSchema" => go::<NumberSchema>(value),
-            "NumberSchemaType" => go::<NumberSchemaType>(value),
-            "BooleanSchema" => go::<BooleanSchema>(value),
-            "UntitledSingleSelectEnumSchema" => {
-                go::<UntitledSingleSelectEnumSchema>(value)
-            }
-            "TitledSingleSelectEnumSchema" => go::<TitledSingleSelectEnumSchema>(value),
-            "TitledSingleSelectEnumSchemaOneOfItem" => {
-                go::<TitledSingleSelectEnumSchemaOneOfItem>(value)
-            }
-            "SingleSelectEnumSchema" => go::<SingleSelectEnumSchema>(value),
-            "UntitledMultiSelectEnumSchema" => go::<UntitledMultiSelectEnumSchema>(value),
-            "UntitledMultiSelectEnumSchemaItems" => {
-                go::<UntitledMultiSelectEnumSchemaItems>(value)
-            }
-            "TitledMultiSelectEnumSchema" => go::<TitledMultiSelectEnumSchema>(value),
-            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
-                go::<TitledMultiSelectEnumSchemaItemsAnyOfItem>(value)
-            }
-            "TitledMultiSelectEnumSchemaItems" => {
-                go::<TitledMultiSelectEnumSchemaItems>(value)
-            }
-            "MultiSelectEnumSchema" => go::<MultiSelectEnumSchema>(value),
-            "LegacyTitledEnumSchema" => go::<LegacyTitledEnumSchema>(value),
-            "EnumSchema" => go::<EnumSchema>(value),
-            "ElicitResult" => go::<ElicitResult>(value),
-            "ElicitResultAction" => go::<ElicitResultAction>(value),
-            "ElicitResultContentValue" => go::<ElicitResultContentValue>(value),
-            "ElicitationCompleteNotification" => {
-                go::<ElicitationCompleteNotification>(value)
-            }
-            "ElicitationCompleteNotificationParams" => {
-                go::<ElicitationCompleteNotificationParams>(value)
-            }
-            "ClientRequest" => go::<ClientRequest>(value),
-            "ClientNotification" => go::<ClientNotification>(value),
-            "ClientResult" => go::<ClientResult>(value),
-            "ServerRequest" => go::<ServerRequest>(value),
-            "ServerNotification" => go::<ServerNotification>(value),
-            "ServerResult" => go::<ServerResult>(value),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_value)(value))
 }
+/// Reads `value` as the type named `type_name` without writing it back: the schema name of what was read.
 #[cfg(feature = "dynamic")]
+pub fn read_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<::core::result::Result<&'static str, serde_json::Error>> {
+    dynamic(type_name).map(|d| (d.read_value)(value))
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+#[cfg(feature = "dynamic")]
 pub fn validate_json_as(
     type_name: &str,
     value: &serde_json::Value,
     options: &__v::Options,
 ) -> Option<__v::Report> {
-    Some(
-        match type_name {
-            "JSONRPCMessage" => __v::validate_json::<JSONRPCMessage>(value, options),
-            "ProgressToken" => __v::validate_json::<ProgressToken>(value, options),
-            "Cursor" => __v::validate_json::<Cursor>(value, options),
-            "TaskAugmentedRequestParams" => {
-                __v::validate_json::<TaskAugmentedRequestParams>(value, options)
-            }
-            "RequestParams" => __v::validate_json::<RequestParams>(value, options),
-            "RequestParamsMeta" => {
-                __v::validate_json::<RequestParamsMeta>(value, options)
-            }
-            "Request" => __v::validate_json::<Request>(value, options),
-            "NotificationParams" => {
-                __v::validate_json::<NotificationParams>(value, options)
-            }
-            "Notification" => __v::validate_json::<Notification>(value, options),
-            "Result" => __v::validate_json::<Result>(value, options),
-            "Error" => __v::validate_json::<Error>(value, options),
-            "RequestId" => __v::validate_json::<RequestId>(value, options),
-            "JSONRPCRequest" => __v::validate_json::<JSONRPCRequest>(value, options),
-            "JSONRPCNotification" => {
-                __v::validate_json::<JSONRPCNotification>(value, options)
-            }
-            "JSONRPCResultResponse" => {
-                __v::validate_json::<JSONRPCResultResponse>(value, options)
-            }
-            "JSONRPCErrorResponse" => {
-                __v::validate_json::<JSONRPCErrorResponse>(value, options)
-            }
-            "JSONRPCResponse" => __v::validate_json::<JSONRPCResponse>(value, options),
-            "URLElicitationRequiredError" => {
-                __v::validate_json::<URLElicitationRequiredError>(value, options)
-            }
-            "URLElicitationRequiredErrorErrorData" => {
-                __v::validate_json::<
-                    URLElicitationRequiredErrorErrorData,
-                >(value, options)
-            }
-            "URLElicitationRequiredErrorError" => {
-                __v::validate_json::<URLElicitationRequiredErrorError>(value, options)
-            }
-            "EmptyResult" => __v::validate_json::<EmptyResult>(value, options),
-            "CancelledNotificationParams" => {
-                __v::validate_json::<CancelledNotificationParams>(value, options)
-            }
-            "CancelledNotification" => {
-                __v::validate_json::<CancelledNotification>(value, options)
-            }
-            "InitializeRequestParams" => {
-                __v::validate_json::<InitializeRequestParams>(value, options)
-            }
-            "InitializeRequest" => {
-                __v::validate_json::<InitializeRequest>(value, options)
-            }
-            "InitializeResult" => __v::validate_json::<InitializeResult>(value, options),
-            "InitializedNotification" => {
-                __v::validate_json::<InitializedNotification>(value, options)
-            }
-            "ClientCapabilities" => {
-                __v::validate_json::<ClientCapabilities>(value, options)
-            }
-            "ClientCapabilitiesRoots" => {
-                __v::validate_json::<ClientCapabilitiesRoots>(value, options)
-            }
-            "ClientCapabilitiesSampling" => {
-                __v::validate_json::<ClientCapabilitiesSampling>(value, options)
-            }
-            "ClientCapabilitiesElicitation" => {
-                __v::validate_json::<ClientCapabilitiesElicitation>(value, options)
-            }
-            "ClientCapabilitiesTasksRequestsSampling" => {
-                __v::validate_json::<
-                    ClientCapabilitiesTasksRequestsSampling,
-                >(value, options)
-            }
-            "ClientCapabilitiesTasksRequestsElicitation" => {
-                __v::validate_json::<
-                    ClientCapabilitiesTasksRequestsElicitation,
-                >(value, options)
-            }
-            "ClientCapabilitiesTasksRequests" => {
-                __v::validate_json::<ClientCapabilitiesTasksRequests>(value, options)
-            }
-            "ClientCapabilitiesTasks" => {
-                __v::validate_json::<ClientCapabilitiesTasks>(value, options)
-            }
-            "ServerCapabilities" => {
-                __v::validate_json::<ServerCapabilities>(value, options)
-            }
-            "ServerCapabilitiesPrompts" => {
-                __v::validate_json::<ServerCapabilitiesPrompts>(value, options)
-            }
-            "ServerCapabilitiesResources" => {
-                __v::validate_json::<ServerCapabilitiesResources>(value, options)
-            }
-            "ServerCapabilitiesTools" => {
-                __v::validate_json::<ServerCapabilitiesTools>(value, options)
-            }
-            "ServerCapabilitiesTasksRequestsTools" => {
-                __v::validate_json::<
-                    ServerCapabilitiesTasksRequestsTools,
-                >(value, options)
-            }
-            "ServerCapabilitiesTasksRequests" => {
-                __v::validate_json::<ServerCapabilitiesTasksRequests>(value, options)
-            }
-            "ServerCapabilitiesTasks" => {
-                __v::validate_json::<ServerCapabilitiesTasks>(value, options)
-            }
-            "Icon" => __v::validate_json::<Icon>(value, options),
-            "IconTheme" => __v::validate_json::<IconTheme>(value, options),
-            "Icons" => __v::validate_json::<Icons>(value, options),
-            "BaseMetadata" => __v::validate_json::<BaseMetadata>(value, options),
-            "Implementation" => __v::validate_json::<Implementation>(value, options),
-            "PingRequest" => __v::validate_json::<PingRequest>(value, options),
-            "ProgressNotificationParams" => {
-                __v::validate_json::<ProgressNotificationParams>(value, options)
-            }
-            "ProgressNotification" => {
-                __v::validate_json::<ProgressNotification>(value, options)
-            }
-            "PaginatedRequestParams" => {
-                __v::validate_json::<PaginatedRequestParams>(value, options)
-            }
-            "PaginatedRequest" => __v::validate_json::<PaginatedRequest>(value, options),
-            "PaginatedResult" => __v::validate_json::<PaginatedResult>(value, options),
-            "ListResourcesRequest" => {
-                __v::validate_json::<ListResourcesRequest>(value, options)
-            }
-            "ListResourcesResult" => {
-                __v::validate_json::<ListResourcesResult>(value, options)
-            }
-            "ListResourceTemplatesRequest" => {
-                __v::validate_json::<ListResourceTemplatesRequest>(value, options)
-            }
-            "ListResourceTemplatesResult" => {
-                __v::validate_json::<ListResourceTemplatesResult>(value, options)
-            }
-            "ResourceRequestParams" => {
-                __v::validate_json::<ResourceRequestParams>(value, options)
-            }
-            "ReadResourceRequestParams" => {
-                __v::validate_json::<ReadResourceRequestParams>(value, options)
-            }
-            "ReadResourceRequest" => {
-                __v::validate_json::<ReadResourceRequest>(value, options)
-            }
-            "ReadResourceResult" => {
-                __v::validate_json::<ReadResourceResult>(value, options)
-            }
-            "ReadResourceResultContentsItem" => {
-                __v::validate_json::<ReadResourceResultContentsItem>(value, options)
-            }
-            "ResourceListChangedNotification" => {
-                __v::validate_json::<ResourceListChangedNotification>(value, options)
-            }
-            "SubscribeRequestParams" => {
-                __v::validate_json::<SubscribeRequestParams>(value, options)
-            }
-            "SubscribeRequest" => __v::validate_json::<SubscribeRequest>(value, options),
-            "UnsubscribeRequestParams" => {
-                __v::validate_json::<UnsubscribeRequestParams>(value, options)
-            }
-            "UnsubscribeRequest" => {
-                __v::validate_json::<UnsubscribeRequest>(value, options)
-            }
-            "ResourceUpdatedNotificationParams" => {
-                __v::validate_json::<ResourceUpdatedNotificationParams>(value, options)
-            }
-            "ResourceUpdatedNotification" => {
-                __v::validate_json::<ResourceUpdatedNotification>(value, options)
-            }
-            "Resource" => __v::validate_json::<Resource>(value, options),
-            "ResourceTemplate" => __v::validate_json::<ResourceTemplate>(value, options),
-            "ResourceContents" => __v::validate_json::<ResourceContents>(value, options),
-            "TextResourceContents" => {
-                __v::validate_json::<TextResourceContents>(value, options)
-            }
-            "BlobResourceContents" => {
-                __v::validate_json::<BlobResourceContents>(value, options)
-            }
-            "ListPromptsRequest" => {
-                __v::validate_json::<ListPromptsRequest>(value, options)
-            }
-            "ListPromptsResult" => {
-                __v::validate_json::<ListPromptsResult>(value, options)
-            }
-            "GetPromptRequestParams" => {
-                __v::validate_json::<GetPromptRequestParams>(value, options)
-            }
-            "GetPromptRequest" => __v::validate_json::<GetPromptRequest>(value, options),
-            "GetPromptResult" => __v::validate_json::<GetPromptResult>(value, options),
-            "Prompt" => __v::validate_json::<Prompt>(value, options),
-            "PromptArgument" => __v::validate_json::<PromptArgument>(value, options),
-            "Role" => __v::validate_json::<Role>(value, options),
-            "PromptMessage" => __v::validate_json::<PromptMessage>(value, options),
-            "ResourceLink" => __v::validate_json::<ResourceLink>(value, options),
-            "EmbeddedResource" => __v::validate_json::<EmbeddedResource>(value, options),
-            "EmbeddedResourceResource" => {
-                __v::validate_json::<EmbeddedResourceResource>(value, options)
-            }
-            "PromptListChangedNotification" => {
-                __v::validate_json::<PromptListChangedNotification>(value, options)
-            }
-            "ListToolsRequest" => __v::validate_json::<ListToolsRequest>(value, options),
-            "ListToolsResult" => __v::validate_json::<ListToolsResult>(value, options),
-            "CallToolResult" => __v::validate_json::<CallToolResult>(value, options),
-            "CallToolRequestParams" => {
-                __v::validate_json::<CallToolRequestParams>(value, options)
-            }
-            "CallToolRequest" => __v::validate_json::<CallToolRequest>(value, options),
-            "ToolListChangedNotification" => {
-                __v::validate_json::<ToolListChangedNotification>(value, options)
-            }
-            "ToolAnnotations" => __v::validate_json::<ToolAnnotations>(value, options),
-            "ToolExecution" => __v::validate_json::<ToolExecution>(value, options),
-            "ToolExecutionTaskSupport" => {
-                __v::validate_json::<ToolExecutionTaskSupport>(value, options)
-            }
-            "Tool" => __v::validate_json::<Tool>(value, options),
-            "ToolInputSchema" => __v::validate_json::<ToolInputSchema>(value, options),
-            "ToolOutputSchema" => __v::validate_json::<ToolOutputSchema>(value, options),
-            "TaskStatus" => __v::validate_json::<TaskStatus>(value, options),
-            "TaskMetadata" => __v::validate_json::<TaskMetadata>(value, options),
-            "RelatedTaskMetadata" => {
-                __v::validate_json::<RelatedTaskMetadata>(value, options)
-            }
-            "Task" => __v::validate_json::<Task>(value, options),
-            "CreateTaskResult" => __v::validate_json::<CreateTaskResult>(value, options),
-            "GetTaskRequest" => __v::validate_json::<GetTaskRequest>(value, options),
-            "GetTaskRequestParams" => {
-                __v::validate_json::<GetTaskRequestParams>(value, options)
-            }
-            "GetTaskResult" => __v::validate_json::<GetTaskResult>(value, options),
-            "GetTaskPayloadRequest" => {
-                __v::validate_json::<GetTaskPayloadRequest>(value, options)
-            }
-            "GetTaskPayloadRequestParams" => {
-                __v::validate_json::<GetTaskPayloadRequestParams>(value, options)
-            }
-            "GetTaskPayloadResult" => {
-                __v::validate_json::<GetTaskPayloadResult>(value, options)
-            }
-            "CancelTaskRequest" => {
-                __v::validate_json::<CancelTaskRequest>(value, options)
-            }
-            "CancelTaskRequestParams" => {
-                __v::validate_json::<CancelTaskRequestParams>(value, options)
-            }
-            "CancelTaskResult" => __v::validate_json::<CancelTaskResult>(value, options),
-            "ListTasksRequest" => __v::validate_json::<ListTasksRequest>(value, options),
-            "ListTasksResult" => __v::validate_json::<ListTasksResult>(value, options),
-            "TaskStatusNotificationParams" => {
-                __v::validate_json::<TaskStatusNotificationParams>(value, options)
-            }
-            "TaskStatusNotification" => {
-                __v::validate_json::<TaskStatusNotification>(value, options)
-            }
-            "SetLevelRequestParams" => {
-                __v::validate_json::<SetLevelRequestParams>(value, options)
-            }
-            "SetLevelRequest" => __v::validate_json::<SetLevelRequest>(value, options),
-            "LoggingMessageNotificationParams" => {
-                __v::validate_json::<LoggingMessageNotificationParams>(value, options)
-            }
-            "LoggingMessageNotification" => {
-                __v::validate_json::<LoggingMessageNotification>(value, options)
-            }
-            "LoggingLevel" => __v::validate_json::<LoggingLevel>(value, options),
-            "CreateMessageRequestParams" => {
-                __v::validate_json::<CreateMessageRequestParams>(value, options)
-            }
-            "CreateMessageRequestParamsIncludeContext" => {
-                __v::validate_json::<
-                    CreateMessageRequestParamsIncludeContext,
-                >(value, options)
-            }
-            "ToolChoice" => __v::validate_json::<ToolChoice>(value, options),
-            "ToolChoiceMode" => __v::validate_json::<ToolChoiceMode>(value, options),
-            "CreateMessageRequest" => {
-                __v::validate_json::<CreateMessageRequest>(value, options)
-            }
-            "CreateMessageResult" => {
-                __v::validate_json::<CreateMessageResult>(value, options)
-            }
-            "CreateMessageResultStopReason" => {
-                __v::validate_json::<CreateMessageResultStopReason>(value, options)
-            }
-            "SamplingMessage" => __v::validate_json::<SamplingMessage>(value, options),
-            "SamplingMessageContent" => {
-                __v::validate_json::<SamplingMessageContent>(value, options)
-            }
-            "SamplingMessageContentBlock" => {
-                __v::validate_json::<SamplingMessageContentBlock>(value, options)
-            }
-            "Annotations" => __v::validate_json::<Annotations>(value, options),
-            "ContentBlock" => __v::validate_json::<ContentBlock>(value, options),
-            "TextContent" => __v::validate_json::<TextContent>(value, options),
-            "ImageContent" => __v::validate_json::<ImageContent>(value, options),
-            "AudioContent" => __v::validate_json::<AudioContent>(value, options),
-            "ToolUseContent" => __v::validate_json::<ToolUseContent>(value, options),
-            "ToolResultContent" => {
-                __v::validate_json::<ToolResultContent>(value, options)
-            }
-            "ModelPreferences" => __v::validate_json::<ModelPreferences>(value, options),
-            "ModelHint" => __v::validate_json::<ModelHint>(value, options),
-            "CompleteRequestParams" => {
-                __v::validate_json::<CompleteRequestParams>(value, options)
-            }
-            "CompleteRequestParamsRef" => {
-                __v::validate_json::<CompleteRequestParamsRef>(value, options)
-            }
-            "CompleteRequestParamsArgument" => {
-                __v::validate_json::<CompleteRequestParamsArgument>(value, options)
-            }
-            "CompleteRequestParamsContext" => {
-                __v::validate_json::<CompleteRequestParamsContext>(value, options)
-            }
-            "CompleteRequest" => __v::validate_json::<CompleteRequest>(value, options),
-            "CompleteResult" => __v::validate_json::<CompleteResult>(value, options),
-            "CompleteResultCompletion" => {
-                __v::validate_json::<CompleteResultCompletion>(value, options)
-            }
-            "ResourceTemplateReference" => {
-                __v::validate_json::<ResourceTemplateReference>(value, options)
-            }
-            "PromptReference" => __v::validate_json::<PromptReference>(value, options),
-            "ListRootsRequest" => __v::validate_json::<ListRootsRequest>(value, options),
-            "ListRootsResult" => __v::validate_json::<ListRootsResult>(value, options),
-            "Root" => __v::validate_json::<Root>(value, options),
-            "RootsListChangedNotification" => {
-                __v::validate_json::<RootsListChangedNotification>(value, options)
-            }
-            "ElicitRequestFormParams" => {
-                __v::validate_json::<ElicitRequestFormParams>(value, options)
-            }
-            "ElicitRequestFormParamsRequestedSchema" => {
-                __v::validate_json::<
-                    ElicitRequestFormParamsRequestedSchema,
-                >(value, options)
-            }
-            "ElicitRequestURLParams" => {
-                __v::validate_json::<ElicitRequestURLParams>(value, options)
-            }
-            "ElicitRequestParams" => {
-                __v::validate_json::<ElicitRequestParams>(value, options)
-            }
-            "ElicitRequest" => __v::validate_json::<ElicitRequest>(value, options),
-            "PrimitiveSchemaDefinition" => {
-                __v::validate_json::<PrimitiveSchemaDefinition>(value, options)
-            }
-            "StringSchema" => __v::validate_json::<StringSchema>(value, options),
-            "StringSchemaFormat" => {
-                __v::validate_json::<StringSchemaFormat>(value, options)
-            }
-            "NumberSchema" => __v::validate_json::<NumberSchema>(value, options),
-            "NumberSchemaType" => __v::validate_json::<NumberSchemaType>(value, options),
-            "BooleanSchema" => __v::validate_json::<BooleanSchema>(value, options),
-            "UntitledSingleSelectEnumSchema" => {
-                __v::validate_json::<UntitledSingleSelectEnumSchema>(value, options)
-            }
-            "TitledSingleSelectEnumSchema" => {
-                __v::validate_json::<TitledSingleSelectEnumSchema>(value, options)
-            }
-            "TitledSingleSelectEnumSchemaOneOfItem" => {
-                __v::validate_json::<
-                    TitledSingleSelectEnumSchemaOneOfItem,
-                >(value, options)
-            }
-            "SingleSelectEnumSchema" => {
-                __v::validate_json::<SingleSelectEnumSchema>(value, options)
-            }
-            "UntitledMultiSelectEnumSchema" => {
-                __v::validate_json::<UntitledMultiSelectEnumSchema>(value, options)
-            }
-            "UntitledMultiSelectEnumSchemaItems" => {
-                __v::validate_json::<UntitledMultiSelectEnumSchemaItems>(value, options)
-            }
-            "TitledMultiSelectEnumSchema" => {
-                __v::validate_json::<TitledMultiSelectEnumSchema>(value, options)
-            }
-            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
-                __v::validate_json::<
-                    TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                >(value, options)
-            }
-            "TitledMultiSelectEnumSchemaItems" => {
-                __v::validate_json::<TitledMultiSelectEnumSchemaItems>(value, options)
-            }
-            "MultiSelectEnumSchema" => {
-                __v::validate_json::<MultiSelectEnumSchema>(value, options)
-            }
-            "LegacyTitledEnumSchema" => {
-                __v::validate_json::<LegacyTitledEnumSchema>(value, options)
-            }
-            "EnumSchema" => __v::validate_json::<EnumSchema>(value, options),
-            "ElicitResult" => __v::validate_json::<ElicitResult>(value, options),
-            "ElicitResultAction" => {
-                __v::validate_json::<ElicitResultAction>(value, options)
-            }
-            "ElicitResultContentValue" => {
-                __v::validate_json::<ElicitResultContentValue>(value, options)
-            }
-            "ElicitationCompleteNotification" => {
-                __v::validate_json::<ElicitationCompleteNotification>(value, options)
-            }
-            "ElicitationCompleteNotificationParams" => {
-                __v::validate_json::<
-                    ElicitationCompleteNotificationParams,
-                >(value, options)
-            }
-            "ClientRequest" => __v::validate_json::<ClientRequest>(value, options),
-            "ClientNotification" => {
-                __v::validate_json::<ClientNotification>(value, options)
-            }
-            "ClientResult" => __v::validate_json::<ClientResult>(value, options),
-            "ServerRequest" => __v::validate_json::<ServerRequest>(value, options),
-            "ServerNotification" => {
-                __v::validate_json::<ServerNotification>(value, options)
-            }
-            "ServerResult" => __v::validate_json::<ServerResult>(value, options),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.validate)(value, options))
 }

@@ -4,11 +4,19 @@ use serde_json::Value;
 
 use super::{describe, Cx};
 
-/// Checks a message's envelope: a request or response id is a string or an
+/// Checks a message's envelope: `jsonrpc` is `"2.0"`; a request or response id is a string or an
 /// integer, never null; a notification has no id; a response sets exactly one
 /// of `result` and `error`; an error has an integer `code` and a string `message`.
 pub fn envelope<'v>(v: &'v Value, cx: &mut Cx<'v>) {
-    let Some(o) = v.as_object() else { return };
+    let Some(o) = v.as_object() else {
+        cx.error("jsonrpc.message", format!("a message must be an object, found {}", describe(v)));
+        return;
+    };
+    match o.get("jsonrpc") {
+        Some(Value::String(s)) if s == "2.0" => {}
+        Some(other) => cx.key("jsonrpc", |cx| cx.error("jsonrpc.version", format!("`jsonrpc` must be \"2.0\", found {}", describe(other)))),
+        None => cx.error("jsonrpc.version", "a message must carry `\"jsonrpc\": \"2.0\"`"),
+    }
     let is_request = o.contains_key("method");
     match o.get("id") {
         Some(Value::Null) => cx.key("id", |cx| cx.error("jsonrpc.id", "an id must be a string or an integer, never null")),

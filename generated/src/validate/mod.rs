@@ -50,6 +50,7 @@ pub const RULES: &[(&str, &str)] = &[
     ("no-variant", "a value matches no member of a union"),
     ("meta.key-name", "`_meta` key syntax: prefix labels and name"),
     ("meta.reserved-key", "a key under an MCP-reserved prefix that the version does not define (warning)"),
+    ("jsonrpc.version", "a message carries `\"jsonrpc\": \"2.0\"`"),
     ("jsonrpc.id", "a request or response id is a string or an integer, never null"),
     ("jsonrpc.response", "a response sets exactly one of `result` and `error`"),
     ("jsonrpc.message", "a message is a request, a notification or a response"),

@@ -69,6 +69,21 @@ fn number(n: &str) -> Result<i64, f64> {
     n.parse::<i64>().map_err(|_| n.parse::<f64>().unwrap_or(f64::NAN))
 }
 
+/// How the registry tables name a type: its schema name, or the JSON kind of an unnamed one.
+fn registry_name(ty: &Ty) -> String {
+    match ty {
+        Ty::Named(r) => r.name.clone(),
+        Ty::String => "string".into(),
+        Ty::Integer => "integer".into(),
+        Ty::Number => "number".into(),
+        Ty::Boolean => "boolean".into(),
+        Ty::Null => "null".into(),
+        Ty::Object | Ty::Map(_) => "object".into(),
+        Ty::Array(_) => "array".into(),
+        Ty::Value | Ty::Binding(_) | Ty::Nullable(_) => "value".into(),
+    }
+}
+
 pub(super) fn lit_tokens(l: &Literal) -> TokenStream {
     match l {
         Literal::Str(s) => quote! { __p::Lit::Str(#s) },
@@ -893,11 +908,7 @@ impl<'a> Ctx<'a> {
             let m = &r.method;
             let Some(result) = &r.result else { continue };
             let rt = self.rust_ty(result);
-            let result_name = match result {
-                Ty::Named(n) => n.name.clone(),
-                Ty::Object => "{}".to_string(),
-                other => format!("{other:?}"),
-            };
+            let result_name = registry_name(result);
             let tn = &r.type_name;
             req_rows.push(quote! { (#m, #tn, #result_name) });
             out.push(quote! {
@@ -932,11 +943,10 @@ impl<'a> Ctx<'a> {
 
     /// Typed reading by schema name, for tools that choose the type at run time.
     fn dynamic(&self) -> TokenStream {
-        let mut arms = Vec::new();
-        let mut varms = Vec::new();
-        let mut varms_rt = Vec::new();
         let mut names = Vec::new();
         let mut unions = Vec::new();
+        let mut aliases = Vec::new();
+        let mut table: Vec<(String, TokenStream)> = Vec::new();
         for item in &self.module.items {
             if matches!(item.kind, ItemKind::Const(_)) {
                 continue;
@@ -950,16 +960,26 @@ impl<'a> Ctx<'a> {
                 _ => "alias",
             };
             names.push(quote! { (#n, #kind) });
-            arms.push(quote! { #n => go::<#t>(json), });
-            varms.push(quote! { #n => __v::validate_json::<#t>(value, options), });
-            varms_rt.push(quote! { #n => go::<#t>(value), });
-            if let ItemKind::Union(_) = &item.kind {
-                let mut leaves = BTreeSet::new();
-                self.leaves(&Ty::Named(TypeRef { module: self.module.name.clone(), name: n.clone() }), &mut leaves, 0);
-                let leaves = leaves.into_iter();
-                unions.push(quote! { (#n, &[#(#leaves),*]) });
+            table.push((n.clone(), quote! { __rt::dynamic::DynType::of::<#t>(#n) }));
+            match &item.kind {
+                ItemKind::Union(_) => {
+                    let mut leaves = BTreeSet::new();
+                    self.leaves(&Ty::Named(TypeRef { module: self.module.name.clone(), name: n.clone() }), &mut leaves, 0);
+                    let leaves = leaves.into_iter();
+                    unions.push(quote! { (#n, &[#(#leaves),*]) });
+                }
+                ItemKind::Alias(target) => {
+                    let target = registry_name(target);
+                    aliases.push(quote! { (#n, #target) });
+                }
+                _ => {}
             }
         }
+        if self.module.requests.iter().any(|r| r.result == Some(Ty::Object)) {
+            table.push(("object".to_string(), quote! { __rt::dynamic::DynType::of::<__rt::JsonObject>("object") }));
+        }
+        table.sort_by(|a, b| a.0.cmp(&b.0));
+        let entries = table.iter().map(|(_, t)| t);
         quote! {
             /// Every type in this module: its schema name and whether it is a `struct`, `union`, `enum` or `alias`.
             pub const TYPES: &[(&str, &str)] = &[#(#names),*];
@@ -967,45 +987,44 @@ impl<'a> Ctx<'a> {
             /// Every union with the schema names of the types it can hold, nested unions flattened.
             pub const UNION_MEMBERS: &[(&str, &[&str])] = &[#(#unions),*];
 
+            /// Every alias with what it names: a schema type, or `string`, `integer`, `number`, `boolean`,
+            /// `object`, `array`, `value` (any JSON).
+            pub const ALIASES: &[(&str, &str)] = &[#(#aliases),*];
+
+            /// Every type, by schema name (sorted), with its typed reading, writing and validation,
+            /// for tools that choose the type at run time. Plain JSON objects are `"object"`.
             #[cfg(feature = "dynamic")]
-            /// Reads `json` as the type named `type_name` and writes it back.
-            ///
-            /// Returns `None` for a name this module does not have; otherwise the
-            /// re-serialized value and the schema name of what was read (for a union,
-            /// the variant it chose).
+            pub static DYNAMIC: &[__rt::dynamic::DynType] = &[#(#entries),*];
+
+            /// The run-time entry of the type named `type_name`.
+            #[cfg(feature = "dynamic")]
+            pub fn dynamic(type_name: &str) -> Option<&'static __rt::dynamic::DynType> {
+                __rt::dynamic::find(DYNAMIC, type_name)
+            }
+
+            /// Reads `json` as the type named `type_name` and writes it back: the re-serialized value and
+            /// the schema name of what was read (for a union, the variant it chose). `None` for an unknown name.
+            #[cfg(feature = "dynamic")]
             pub fn roundtrip_json(type_name: &str, json: &str) -> Option<::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>> {
-                fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(json: &str) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-                    let t: T = serde_json::from_str(json)?;
-                    let name = t.schema_name();
-                    Ok((serde_json::to_value(&t)?, name))
-                }
-                Some(match type_name {
-                    #(#arms)*
-                    _ => return None,
-                })
+                dynamic(type_name).map(|d| (d.roundtrip_json)(json))
             }
 
-            #[cfg(feature = "dynamic")]
             /// Like [`roundtrip_json`], from an already parsed value.
+            #[cfg(feature = "dynamic")]
             pub fn roundtrip_value(type_name: &str, value: &serde_json::Value) -> Option<::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>> {
-                fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(value: &serde_json::Value) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-                    let t = T::deserialize(value)?;
-                    let name = t.schema_name();
-                    Ok((serde_json::to_value(&t)?, name))
-                }
-                Some(match type_name {
-                    #(#varms_rt)*
-                    _ => return None,
-                })
+                dynamic(type_name).map(|d| (d.roundtrip_value)(value))
             }
 
+            /// Reads `value` as the type named `type_name` without writing it back: the schema name of what was read.
             #[cfg(feature = "dynamic")]
+            pub fn read_value(type_name: &str, value: &serde_json::Value) -> Option<::core::result::Result<&'static str, serde_json::Error>> {
+                dynamic(type_name).map(|d| (d.read_value)(value))
+            }
+
             /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+            #[cfg(feature = "dynamic")]
             pub fn validate_json_as(type_name: &str, value: &serde_json::Value, options: &__v::Options) -> Option<__v::Report> {
-                Some(match type_name {
-                    #(#varms)*
-                    _ => return None,
-                })
+                dynamic(type_name).map(|d| (d.validate)(value, options))
             }
         }
     }

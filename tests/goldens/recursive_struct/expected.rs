@@ -499,74 +499,58 @@ pub const TYPES: &[(&str, &str)] = &[
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[("Expr", &["Num", "Sum"])];
+/// Every alias with what it names: a schema type, or `string`, `integer`, `number`, `boolean`,
+/// `object`, `array`, `value` (any JSON).
+pub const ALIASES: &[(&str, &str)] = &[];
+/// Every type, by schema name (sorted), with its typed reading, writing and validation,
+/// for tools that choose the type at run time. Plain JSON objects are `"object"`.
 #[cfg(feature = "dynamic")]
-/// Reads `json` as the type named `type_name` and writes it back.
-///
-/// Returns `None` for a name this module does not have; otherwise the
-/// re-serialized value and the schema name of what was read (for a union,
-/// the variant it chose).
+pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
+    __rt::dynamic::DynType::of::<Category>("Category"),
+    __rt::dynamic::DynType::of::<Expr>("Expr"),
+    __rt::dynamic::DynType::of::<Num>("Num"),
+    __rt::dynamic::DynType::of::<Sum>("Sum"),
+];
+/// The run-time entry of the type named `type_name`.
+#[cfg(feature = "dynamic")]
+pub fn dynamic(type_name: &str) -> Option<&'static __rt::dynamic::DynType> {
+    __rt::dynamic::find(DYNAMIC, type_name)
+}
+/// Reads `json` as the type named `type_name` and writes it back: the re-serialized value and
+/// the schema name of what was read (for a union, the variant it chose). `None` for an unknown name.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        json: &str,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t: T = serde_json::from_str(json)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "Category" => go::<Category>(json),
-            "Num" => go::<Num>(json),
-            "Sum" => go::<Sum>(json),
-            "Expr" => go::<Expr>(json),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_json)(json))
 }
-#[cfg(feature = "dynamic")]
 /// Like [`roundtrip_json`], from an already parsed value.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_value(
     type_name: &str,
     value: &serde_json::Value,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        value: &serde_json::Value,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t = T::deserialize(value)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "Category" => go::<Category>(value),
-            "Num" => go::<Num>(value),
-            "Sum" => go::<Sum>(value),
-            "Expr" => go::<Expr>(value),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_value)(value))
 }
+/// Reads `value` as the type named `type_name` without writing it back: the schema name of what was read.
 #[cfg(feature = "dynamic")]
+pub fn read_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<::core::result::Result<&'static str, serde_json::Error>> {
+    dynamic(type_name).map(|d| (d.read_value)(value))
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+#[cfg(feature = "dynamic")]
 pub fn validate_json_as(
     type_name: &str,
     value: &serde_json::Value,
     options: &__v::Options,
 ) -> Option<__v::Report> {
-    Some(
-        match type_name {
-            "Category" => __v::validate_json::<Category>(value, options),
-            "Num" => __v::validate_json::<Num>(value, options),
-            "Sum" => __v::validate_json::<Sum>(value, options),
-            "Expr" => __v::validate_json::<Expr>(value, options),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.validate)(value, options))
 }

@@ -231,68 +231,56 @@ pub const NOTIFICATIONS: &[(&str, &str)] = &[];
 pub const TYPES: &[(&str, &str)] = &[("Hello", "struct"), ("SensorLost", "struct")];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[];
+/// Every alias with what it names: a schema type, or `string`, `integer`, `number`, `boolean`,
+/// `object`, `array`, `value` (any JSON).
+pub const ALIASES: &[(&str, &str)] = &[];
+/// Every type, by schema name (sorted), with its typed reading, writing and validation,
+/// for tools that choose the type at run time. Plain JSON objects are `"object"`.
 #[cfg(feature = "dynamic")]
-/// Reads `json` as the type named `type_name` and writes it back.
-///
-/// Returns `None` for a name this module does not have; otherwise the
-/// re-serialized value and the schema name of what was read (for a union,
-/// the variant it chose).
+pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
+    __rt::dynamic::DynType::of::<Hello>("Hello"),
+    __rt::dynamic::DynType::of::<SensorLost>("SensorLost"),
+];
+/// The run-time entry of the type named `type_name`.
+#[cfg(feature = "dynamic")]
+pub fn dynamic(type_name: &str) -> Option<&'static __rt::dynamic::DynType> {
+    __rt::dynamic::find(DYNAMIC, type_name)
+}
+/// Reads `json` as the type named `type_name` and writes it back: the re-serialized value and
+/// the schema name of what was read (for a union, the variant it chose). `None` for an unknown name.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_json(
     type_name: &str,
     json: &str,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        json: &str,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t: T = serde_json::from_str(json)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "Hello" => go::<Hello>(json),
-            "SensorLost" => go::<SensorLost>(json),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_json)(json))
 }
-#[cfg(feature = "dynamic")]
 /// Like [`roundtrip_json`], from an already parsed value.
+#[cfg(feature = "dynamic")]
 pub fn roundtrip_value(
     type_name: &str,
     value: &serde_json::Value,
 ) -> Option<
     ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error>,
 > {
-    fn go<T: serde::Serialize + serde::de::DeserializeOwned + __rt::SchemaType>(
-        value: &serde_json::Value,
-    ) -> ::core::result::Result<(serde_json::Value, &'static str), serde_json::Error> {
-        let t = T::deserialize(value)?;
-        let name = t.schema_name();
-        Ok((serde_json::to_value(&t)?, name))
-    }
-    Some(
-        match type_name {
-            "Hello" => go::<Hello>(value),
-            "SensorLost" => go::<SensorLost>(value),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.roundtrip_value)(value))
 }
+/// Reads `value` as the type named `type_name` without writing it back: the schema name of what was read.
 #[cfg(feature = "dynamic")]
+pub fn read_value(
+    type_name: &str,
+    value: &serde_json::Value,
+) -> Option<::core::result::Result<&'static str, serde_json::Error>> {
+    dynamic(type_name).map(|d| (d.read_value)(value))
+}
 /// Validates `value` as the type named `type_name`; `None` for a name this module does not have.
+#[cfg(feature = "dynamic")]
 pub fn validate_json_as(
     type_name: &str,
     value: &serde_json::Value,
     options: &__v::Options,
 ) -> Option<__v::Report> {
-    Some(
-        match type_name {
-            "Hello" => __v::validate_json::<Hello>(value, options),
-            "SensorLost" => __v::validate_json::<SensorLost>(value, options),
-            _ => return None,
-        },
-    )
+    dynamic(type_name).map(|d| (d.validate)(value, options))
 }
