@@ -158,6 +158,8 @@ pub struct Checker {
     validate: bool,
     strict: bool,
     options: Options,
+    /// The module of each version (an overlay given with `--ext` stands in for its base).
+    modules: Vec<&'static Module>,
     infos: Vec<Info>,
     exts: Vec<(usize, &'static Extension, Info)>,
     // Stream state, reset per file.
@@ -168,15 +170,16 @@ pub struct Checker {
 impl Checker {
     pub fn new(args: &CheckArgs) -> Checker {
         let mut options = Options { strict: args.strict, ..Options::default() };
-        let exts: Vec<_> = args
-            .extensions
-            .iter()
-            .map(|&i| {
-                let e = &EXTENSIONS[i];
-                (e.options)(&mut options);
-                (i, e, Info::new(&e.module))
-            })
-            .collect();
+        let mut modules: Vec<&'static Module> = VERSIONS.iter().collect();
+        let mut exts = Vec::new();
+        for &i in &args.extensions {
+            let e = &EXTENSIONS[i];
+            (e.options)(&mut options);
+            match e.replaces.and_then(version_index) {
+                Some(v) => modules[v] = &e.module,
+                None => exts.push((i, e, Info::new(&e.module))),
+            }
+        }
         Checker {
             fixed: match args.protocol {
                 Protocol::Auto => None,
@@ -188,7 +191,8 @@ impl Checker {
             validate: args.validate,
             strict: args.strict,
             options,
-            infos: VERSIONS.iter().map(Info::new).collect(),
+            infos: modules.iter().map(|m| Info::new(m)).collect(),
+            modules,
             exts,
             negotiated: None,
             pending: Default::default(),
@@ -369,7 +373,7 @@ impl Checker {
             self.response(line_protocol, dir, o, value, prefix, out);
         } else {
             let v = self.pick(line_protocol, None);
-            self.check_as(&VERSIONS[v], "JSONRPCMessage", value, prefix, out);
+            self.check_as(self.modules[v], "JSONRPCMessage", value, prefix, out);
         }
     }
 
@@ -403,7 +407,7 @@ impl Checker {
             // A non-string method: the generic message type reports it.
             let v = self.pick(line_protocol, None);
             let ty = if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" };
-            self.check_as(&VERSIONS[v], ty, value, prefix, out);
+            self.check_as(self.modules[v], ty, value, prefix, out);
             return;
         };
 
@@ -589,9 +593,9 @@ impl Checker {
                     }
                     ModRef::Version(_) => Some(info),
                 };
-                if rt == "{}" {
-                    // A result the schema types as an empty object literal.
-                    out.type_name = Some("{}");
+                if rt == "object" {
+                    // A result the schema types as a plain object (`{}`).
+                    out.type_name = Some("object");
                     if !result.is_object() {
                         out.diags.push(error(&result_prefix, "type", format!("expected an object, found {}", describe(result))));
                     }
@@ -628,14 +632,21 @@ impl Checker {
         if out.type_name.is_none() {
             out.type_name = Some(ty);
         }
-        let read = (module.roundtrip)(ty, value);
+        let Some(entry) = (module.dynamic)(ty) else {
+            out.diags.push(error(prefix, "internal", format!("{} has no type `{ty}`", module.label)));
+            return;
+        };
         if self.validate {
-            if let Some(report) = (module.validate)(ty, value, &self.options) {
-                push_report(prefix, report, out);
-            }
+            push_report(prefix, (entry.validate)(value, &self.options), out);
         }
+        // Writing back costs as much as reading; only --roundtrip needs it.
+        let read = if self.roundtrip {
+            Some((entry.roundtrip_value)(value))
+        } else {
+            Some((entry.read_value)(value).map(|name| (Value::Null, name)))
+        };
         match read {
-            None => out.diags.push(error(prefix, "internal", format!("{} has no type `{ty}`", module.label))),
+            None => {}
             Some(Err(e)) => out.diags.push(error(prefix, "deserialize", format!("not a valid {ty} of {}: {e}", module.label))),
             Some(Ok((again, _))) => {
                 if self.roundtrip {

@@ -3,13 +3,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use mcp_schema::validate::{Options, Report};
-use serde_json::Value;
+use mcp_schema::runtime::dynamic::DynType;
+use mcp_schema::validate::Options;
 
-/// `<module>::roundtrip_value`.
-pub type RoundtripFn = fn(&str, &Value) -> Option<Result<(Value, &'static str), serde_json::Error>>;
-/// `<module>::validate_json_as`.
-pub type ValidateFn = fn(&str, &Value, &Options) -> Option<Report>;
+/// `<module>::dynamic`: a type's run-time entry points by schema name.
+pub type DynamicFn = fn(&str) -> Option<&'static DynType>;
 
 /// One generated module.
 pub struct Module {
@@ -19,8 +17,7 @@ pub struct Module {
     pub module: &'static str,
     /// `SCHEMA_LABEL`, used in messages.
     pub label: &'static str,
-    pub roundtrip: RoundtripFn,
-    pub validate: ValidateFn,
+    pub dynamic: DynamicFn,
     pub requests: &'static [(&'static str, &'static str, &'static str)],
     pub notifications: &'static [(&'static str, &'static str)],
     pub types: &'static [(&'static str, &'static str)],
@@ -33,8 +30,7 @@ macro_rules! module {
             name: $name,
             module: stringify!($m),
             label: mcp_schema::$m::SCHEMA_LABEL,
-            roundtrip: mcp_schema::$m::roundtrip_value,
-            validate: mcp_schema::$m::validate_json_as,
+            dynamic: mcp_schema::$m::dynamic,
             requests: mcp_schema::$m::REQUESTS,
             notifications: mcp_schema::$m::NOTIFICATIONS,
             types: mcp_schema::$m::TYPES,
@@ -61,17 +57,24 @@ pub const LATEST: &str = "2026-07-28";
 pub struct Extension {
     pub name: &'static str,
     pub module: Module,
+    /// Messages of the extension's own (`ui/...`); empty for an overlay.
     pub method_prefix: &'static str,
     pub options: fn(&mut Options),
+    /// A proposal overlay: the protocol version whose module this one stands in for.
+    pub replaces: Option<&'static str>,
 }
 
 /// Every extension. Adding one is a row here.
-pub static EXTENSIONS: &[Extension] = &[Extension {
-    name: "apps",
-    module: module!("apps", apps),
-    method_prefix: "ui/",
-    options: |o| o.apps = true,
-}];
+pub static EXTENSIONS: &[Extension] = &[
+    Extension { name: "apps", module: module!("apps", apps), method_prefix: "ui/", options: |o| o.apps = true, replaces: None },
+    Extension {
+        name: "resource-metadata",
+        module: module!("draft", resource_metadata),
+        method_prefix: "",
+        options: |_| {},
+        replaces: Some("draft"),
+    },
+];
 
 /// How a side's union (`ClientRequest`, ...) exists in a version.
 pub enum Side {
