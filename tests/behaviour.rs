@@ -255,3 +255,33 @@ fn constructors_and_shortcuts() {
     let out = serde_json::to_value(&req).unwrap();
     assert_eq!((out["jsonrpc"].as_str(), out["method"].as_str()), (Some("2.0"), Some("tools/call")));
 }
+
+#[test]
+fn more_helpers() {
+    use mcp_schema::runtime::{write_error, write_response, RpcError};
+    use mcp_schema::validate::{apps, icons, Options};
+    // The tag a union holds, from the variant or the raw object.
+    let r: v6::ClientRequest = serde_json::from_value(json!({"jsonrpc": "2.0", "id": 1, "method": "vendor/x"})).unwrap();
+    assert_eq!(r.tag(), Some("vendor/x"));
+    let p: v6::ElicitRequestParams = serde_json::from_value(json!({"message": "m", "requestedSchema": {"type": "object", "properties": {}}})).unwrap();
+    assert_eq!(p.tag(), None);
+    let c = v6::ContentBlock::text("a");
+    assert_eq!(c.tag(), Some("text"));
+    let res: v6::CallToolResultResponseResult = serde_json::from_value(json!({"resultType": "complete", "content": []})).unwrap();
+    assert_eq!(res.tag(), Some("complete"));
+    // Writing responses.
+    let ok = write_response(&v6::RequestId::Integer(3), &v6::CallToolResult::text("x")).unwrap();
+    assert_eq!(ok, json!({"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "content": [{"type": "text", "text": "x"}]}}));
+    let err = write_error::<v6::RequestId>(None, &RpcError { code: -32700, message: "parse error".into(), data: None }).unwrap();
+    assert_eq!(err["id"], Value::Null);
+    // Icons built inline, checked and picked.
+    let icon = v6::Icon::data("image/png", &[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]).with_sizes(["48x48"]).with_theme("dark");
+    assert!(mcp_schema::validate::validate(&icon, &Options::default()).violations.is_empty());
+    assert!(icons::pick(std::slice::from_ref(&icon), 48, Some("dark")).is_some());
+    // MCP Apps: the deprecated flat key still names the resource; the allow attribute from permissions.
+    let meta: mcp_schema::runtime::JsonObject = serde_json::from_value(json!({"ui/resourceUri": "ui://a/b"})).unwrap();
+    assert_eq!(apps::tool_resource_uri(Some(&meta)), Some("ui://a/b"));
+    let perms: mcp_schema::apps::McpUiResourcePermissions = serde_json::from_value(json!({"camera": {}, "clipboardWrite": {}})).unwrap();
+    assert_eq!(apps::permissions_policy(Some(&perms)), "camera; clipboard-write");
+    assert!(Options::apps().apps && Options::strict().strict);
+}

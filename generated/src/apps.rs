@@ -2760,6 +2760,16 @@ impl __p::Builder for __McpUiDownloadFileRequestParamsContentsItemBuilder {
         )
     }
 }
+impl McpUiDownloadFileRequestParamsContentsItem {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::EmbeddedResource(_) => Some("resource"),
+            Self::ResourceLink(_) => Some("resource_link"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for McpUiDownloadFileRequestParamsContentsItem {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a McpUiDownloadFileRequestParamsContentsItem object, chosen by `type`";

@@ -4394,6 +4394,17 @@ impl __p::Builder for __InputRequestBuilder {
         )
     }
 }
+impl InputRequest {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::CreateMessageRequest(_) => Some("sampling/createMessage"),
+            Self::ListRootsRequest(_) => Some("roots/list"),
+            Self::ElicitRequest(_) => Some("elicitation/create"),
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for InputRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a InputRequest object, chosen by `method`";
@@ -10736,6 +10747,15 @@ impl __p::Builder for __ReadResourceResultResponseResultBuilder {
         )
     }
 }
+impl ReadResourceResultResponseResult {
+    /// The `resultType` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::ReadResourceResult(v) => v.result_type.as_ref().map(|e| e.as_str()),
+            Self::InputRequiredResult(_) => Some("input_required"),
+        }
+    }
+}
 impl __p::Tagged for ReadResourceResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a ReadResourceResultResponseResult object, chosen by `resultType`";
@@ -15101,6 +15121,15 @@ impl __p::Builder for __GetPromptResultResponseResultBuilder {
         )
     }
 }
+impl GetPromptResultResponseResult {
+    /// The `resultType` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::GetPromptResult(v) => v.result_type.as_ref().map(|e| e.as_str()),
+            Self::InputRequiredResult(_) => Some("input_required"),
+        }
+    }
+}
 impl __p::Tagged for GetPromptResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a GetPromptResultResponseResult object, chosen by `resultType`";
@@ -17418,6 +17447,15 @@ impl __p::Builder for __CallToolResultResponseResultBuilder {
                 }
             },
         )
+    }
+}
+impl CallToolResultResponseResult {
+    /// The `resultType` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::CallToolResult(v) => v.result_type.as_ref().map(|e| e.as_str()),
+            Self::InputRequiredResult(_) => Some("input_required"),
+        }
     }
 }
 impl __p::Tagged for CallToolResultResponseResult {
@@ -20511,6 +20549,19 @@ impl __p::Builder for __SamplingMessageContentBlockBuilder {
         )
     }
 }
+impl SamplingMessageContentBlock {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::TextContent(_) => Some("text"),
+            Self::ImageContent(_) => Some("image"),
+            Self::AudioContent(_) => Some("audio"),
+            Self::ToolUseContent(_) => Some("tool_use"),
+            Self::ToolResultContent(_) => Some("tool_result"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for SamplingMessageContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContentBlock object, chosen by `type`";
@@ -20858,6 +20909,19 @@ impl __p::Builder for __ContentBlockBuilder {
                 Self::Unknown(m) => ContentBlock::Unknown(m),
             },
         )
+    }
+}
+impl ContentBlock {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::TextContent(_) => Some("text"),
+            Self::ImageContent(_) => Some("image"),
+            Self::AudioContent(_) => Some("audio"),
+            Self::ResourceLink(_) => Some("resource_link"),
+            Self::EmbeddedResource(_) => Some("resource"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for ContentBlock {
@@ -22424,6 +22488,16 @@ impl __p::Builder for __CompleteRequestParamsRefBuilder {
                 Self::Unknown(m) => CompleteRequestParamsRef::Unknown(m),
             },
         )
+    }
+}
+impl CompleteRequestParamsRef {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::PromptReference(_) => Some("ref/prompt"),
+            Self::ResourceTemplateReference(_) => Some("ref/resource"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for CompleteRequestParamsRef {
@@ -24631,6 +24705,16 @@ impl __p::Builder for __ElicitRequestParamsBuilder {
                 Self::Unknown(m) => ElicitRequestParams::Unknown(m),
             },
         )
+    }
+}
+impl ElicitRequestParams {
+    /// The `mode` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::ElicitRequestFormParams(v) => v.mode.then_some("form"),
+            Self::ElicitRequestURLParams(_) => Some("url"),
+            Self::Unknown(m) => m.get("mode").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for ElicitRequestParams {
@@ -28069,6 +28153,25 @@ impl __p::Builder for __ClientRequestBuilder {
         )
     }
 }
+impl ClientRequest {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::DiscoverRequest(_) => Some("server/discover"),
+            Self::CompleteRequest(_) => Some("completion/complete"),
+            Self::GetPromptRequest(_) => Some("prompts/get"),
+            Self::ListPromptsRequest(_) => Some("prompts/list"),
+            Self::ListResourcesRequest(_) => Some("resources/list"),
+            Self::ListResourceTemplatesRequest(_) => Some("resources/templates/list"),
+            Self::ReadResourceRequest(_) => Some("resources/read"),
+            Self::SubscriptionsListenRequest(_) => Some("subscriptions/listen"),
+            Self::CallToolRequest(_) => Some("tools/call"),
+            Self::ListToolsRequest(_) => Some("tools/list"),
+            Self::ReadResourceMetadataRequest(_) => Some("resources/metadata"),
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
@@ -28381,6 +28484,32 @@ impl __p::Builder for __ServerNotificationBuilder {
                 Self::Unknown(m) => ServerNotification::Unknown(m),
             },
         )
+    }
+}
+impl ServerNotification {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::CancelledNotification(_) => Some("notifications/cancelled"),
+            Self::ProgressNotification(_) => Some("notifications/progress"),
+            Self::LoggingMessageNotification(_) => Some("notifications/message"),
+            Self::ResourceUpdatedNotification(_) => {
+                Some("notifications/resources/updated")
+            }
+            Self::ResourceListChangedNotification(_) => {
+                Some("notifications/resources/list_changed")
+            }
+            Self::ToolListChangedNotification(_) => {
+                Some("notifications/tools/list_changed")
+            }
+            Self::PromptListChangedNotification(_) => {
+                Some("notifications/prompts/list_changed")
+            }
+            Self::SubscriptionsAcknowledgedNotification(_) => {
+                Some("notifications/subscriptions/acknowledged")
+            }
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for ServerNotification {

@@ -86,6 +86,21 @@ pub fn read_response<R: RequestMethod>(json: &str) -> Result<Response<R::Result>
     }
 }
 
+/// Writes a successful JSON-RPC response: `{"jsonrpc": "2.0", "id": id, "result": result}`.
+pub fn write_response<I: Serialize, T: Serialize>(id: &I, result: &T) -> Result<Value, serde_json::Error> {
+    Ok(serde_json::json!({"jsonrpc": "2.0", "id": serde_json::to_value(id)?, "result": serde_json::to_value(result)?}))
+}
+
+/// Writes a JSON-RPC error response. `id` is `None` only when the request's id could not be read
+/// (the message is then written with `"id": null`, as JSON-RPC 2.0 asks).
+pub fn write_error<I: Serialize>(id: Option<&I>, error: &RpcError) -> Result<Value, serde_json::Error> {
+    let id = match id {
+        Some(i) => serde_json::to_value(i)?,
+        None => Value::Null,
+    };
+    Ok(serde_json::json!({"jsonrpc": "2.0", "id": id, "error": serde_json::to_value(error)?}))
+}
+
 /// Keys the spec defines inside `_meta`, and typed access to them on any `_meta` map.
 pub mod meta {
     use super::*;

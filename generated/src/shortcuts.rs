@@ -124,6 +124,25 @@ macro_rules! implementation_shortcuts {
                 pub fn with_type(src: impl Into<String>, mime_type: impl Into<String>) -> Self {
                     Icon { mime_type: Some(mime_type.into()), ..Icon::new(src) }
                 }
+
+                /// An icon carried inline as a `data:` URI.
+                pub fn data(mime_type: &str, bytes: &[u8]) -> Self {
+                    use base64::Engine;
+                    let src = format!("data:{mime_type};base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes));
+                    Icon::with_type(src, mime_type)
+                }
+
+                /// Adds sizes such as `48x48` or `any`.
+                pub fn with_sizes<S: Into<String>>(mut self, sizes: impl IntoIterator<Item = S>) -> Self {
+                    self.sizes.get_or_insert_with(Vec::new).extend(sizes.into_iter().map(Into::into));
+                    self
+                }
+
+                /// Sets the theme the icon is for (`light` or `dark`).
+                pub fn with_theme(mut self, theme: &str) -> Self {
+                    self.theme = Some(crate::$m::IconTheme::from_wire(theme));
+                    self
+                }
             }
         };
     };

@@ -8125,6 +8125,18 @@ impl __p::Builder for __PromptMessageContentBuilder {
         )
     }
 }
+impl PromptMessageContent {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::TextContent(_) => Some("text"),
+            Self::ImageContent(_) => Some("image"),
+            Self::AudioContent(_) => Some("audio"),
+            Self::EmbeddedResource(_) => Some("resource"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for PromptMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a PromptMessageContent object, chosen by `type`";
@@ -9069,6 +9081,18 @@ impl __p::Builder for __CallToolResultContentItemBuilder {
                 Self::Unknown(m) => CallToolResultContentItem::Unknown(m),
             },
         )
+    }
+}
+impl CallToolResultContentItem {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::TextContent(_) => Some("text"),
+            Self::ImageContent(_) => Some("image"),
+            Self::AudioContent(_) => Some("audio"),
+            Self::EmbeddedResource(_) => Some("resource"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for CallToolResultContentItem {
@@ -11579,6 +11603,17 @@ impl __p::Builder for __SamplingMessageContentBuilder {
         )
     }
 }
+impl SamplingMessageContent {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::TextContent(_) => Some("text"),
+            Self::ImageContent(_) => Some("image"),
+            Self::AudioContent(_) => Some("audio"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for SamplingMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContent object, chosen by `type`";
@@ -12724,6 +12759,16 @@ impl __p::Builder for __CompleteRequestParamsRefBuilder {
                 Self::Unknown(m) => CompleteRequestParamsRef::Unknown(m),
             },
         )
+    }
+}
+impl CompleteRequestParamsRef {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::PromptReference(_) => Some("ref/prompt"),
+            Self::ResourceReference(_) => Some("ref/resource"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for CompleteRequestParamsRef {
@@ -14236,6 +14281,27 @@ impl __p::Builder for __ClientRequestBuilder {
         )
     }
 }
+impl ClientRequest {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::PingRequest(_) => Some("ping"),
+            Self::InitializeRequest(_) => Some("initialize"),
+            Self::CompleteRequest(_) => Some("completion/complete"),
+            Self::SetLevelRequest(_) => Some("logging/setLevel"),
+            Self::GetPromptRequest(_) => Some("prompts/get"),
+            Self::ListPromptsRequest(_) => Some("prompts/list"),
+            Self::ListResourcesRequest(_) => Some("resources/list"),
+            Self::ListResourceTemplatesRequest(_) => Some("resources/templates/list"),
+            Self::ReadResourceRequest(_) => Some("resources/read"),
+            Self::SubscribeRequest(_) => Some("resources/subscribe"),
+            Self::UnsubscribeRequest(_) => Some("resources/unsubscribe"),
+            Self::CallToolRequest(_) => Some("tools/call"),
+            Self::ListToolsRequest(_) => Some("tools/list"),
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
@@ -14492,6 +14558,20 @@ impl __p::Builder for __ClientNotificationBuilder {
                 Self::Unknown(m) => ClientNotification::Unknown(m),
             },
         )
+    }
+}
+impl ClientNotification {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::CancelledNotification(_) => Some("notifications/cancelled"),
+            Self::ProgressNotification(_) => Some("notifications/progress"),
+            Self::InitializedNotification(_) => Some("notifications/initialized"),
+            Self::RootsListChangedNotification(_) => {
+                Some("notifications/roots/list_changed")
+            }
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for ClientNotification {
@@ -14767,6 +14847,17 @@ impl __p::Builder for __ServerRequestBuilder {
         )
     }
 }
+impl ServerRequest {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::PingRequest(_) => Some("ping"),
+            Self::CreateMessageRequest(_) => Some("sampling/createMessage"),
+            Self::ListRootsRequest(_) => Some("roots/list"),
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for ServerRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerRequest object, chosen by `method`";
@@ -14984,6 +15075,29 @@ impl __p::Builder for __ServerNotificationBuilder {
                 Self::Unknown(m) => ServerNotification::Unknown(m),
             },
         )
+    }
+}
+impl ServerNotification {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::CancelledNotification(_) => Some("notifications/cancelled"),
+            Self::ProgressNotification(_) => Some("notifications/progress"),
+            Self::LoggingMessageNotification(_) => Some("notifications/message"),
+            Self::ResourceUpdatedNotification(_) => {
+                Some("notifications/resources/updated")
+            }
+            Self::ResourceListChangedNotification(_) => {
+                Some("notifications/resources/list_changed")
+            }
+            Self::ToolListChangedNotification(_) => {
+                Some("notifications/tools/list_changed")
+            }
+            Self::PromptListChangedNotification(_) => {
+                Some("notifications/prompts/list_changed")
+            }
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for ServerNotification {

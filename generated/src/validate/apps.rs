@@ -156,6 +156,24 @@ pub fn client_supports_apps<C: serde::Serialize>(capabilities: &C) -> bool {
     matches!(client_ui_capability(capabilities), Some(Ok(c)) if c.mime_types.iter().flatten().any(|m| is_app_mime(m)))
 }
 
+/// The UI resource a tool shows: `_meta.ui.resourceUri`, else the deprecated flat `_meta["ui/resourceUri"]`.
+pub fn tool_resource_uri(meta: Option<&JsonObject>) -> Option<&str> {
+    let meta = meta?;
+    meta.get(META_KEY).and_then(|ui| ui.get("resourceUri")).or_else(|| meta.get(DEPRECATED_RESOURCE_URI_KEY)).and_then(Value::as_str)
+}
+
+/// The iframe `allow` attribute (Permissions Policy) for the permissions a UI resource asks for.
+pub fn permissions_policy(permissions: Option<&crate::apps::McpUiResourcePermissions>) -> String {
+    let Some(p) = permissions else { return String::new() };
+    let features = [
+        (p.camera.is_some(), "camera"),
+        (p.microphone.is_some(), "microphone"),
+        (p.geolocation.is_some(), "geolocation"),
+        (p.clipboard_write.is_some(), "clipboard-write"),
+    ];
+    features.iter().filter(|(on, _)| *on).map(|(_, f)| *f).collect::<Vec<_>>().join("; ")
+}
+
 /// Who may see and call a tool, from its `_meta.ui.visibility` (default: both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Visibility {

@@ -115,6 +115,18 @@ pub struct Options {
     pub apps: bool,
 }
 
+impl Options {
+    /// The defaults with the MCP Apps rules on (what `mcp-schema check --ext apps` uses).
+    pub fn apps() -> Self {
+        Options { apps: true, ..Options::default() }
+    }
+
+    /// The defaults with warnings reported as errors.
+    pub fn strict() -> Self {
+        Options { strict: true, ..Options::default() }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options { strict: false, icon_max_bytes: 512 * 1024, apps: false }

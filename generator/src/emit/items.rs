@@ -734,6 +734,23 @@ impl<'a> Ctx<'a> {
             }
             None => quote! { None => return None, },
         };
+        let tag_arms = u.variants.iter().enumerate().map(|(i, v)| {
+            let vn = &vnames[i];
+            let values: Vec<&str> = t.cases.iter().filter(|(_, j)| *j == i).map(|(v, _)| v.as_str()).collect();
+            let _ = v;
+            if is_union[i] {
+                quote! { Self::#vn(inner) => inner.tag(), }
+            } else if values.len() == 1 && t.on_other != Some(i) && t.on_absent != Some(i) {
+                let value = values[0];
+                quote! { Self::#vn(_) => Some(#value), }
+            } else {
+                // An open or default member: the value is the one it holds.
+                let access = self.tag_access(&item.name, &u.variants[i].ty, field);
+                quote! { Self::#vn(v) => #access, }
+            }
+        });
+        let unknown_tag = if has_unknown { quote! { Self::Unknown(m) => m.get(#field).and_then(|t| t.as_str()), } } else { quote! {} };
+        let tag_doc = format!(" The `{}` of the value held, when it is fixed by the variant or was read into `Unknown`.", t.field);
         let unknown_builder = if has_unknown { quote! { Unknown(__rt::JsonObject), } } else { quote! {} };
         let unknown_field = if has_unknown { quote! { Self::Unknown(m) => __p::unknown(m, key, src), } } else { quote! {} };
         let unknown_finish = if has_unknown { quote! { Self::Unknown(m) => #name::Unknown(m), } } else { quote! {} };
@@ -760,6 +777,16 @@ impl<'a> Ctx<'a> {
                 }
             }
 
+            impl #name {
+                #[doc = #tag_doc]
+                pub fn tag(&self) -> Option<&str> {
+                    match self {
+                        #(#tag_arms)*
+                        #unknown_tag
+                    }
+                }
+            }
+
             impl __p::Tagged for #name {
                 const TAG: &'static str = #field;
                 const EXPECTING: &'static str = #expecting;
@@ -778,6 +805,23 @@ impl<'a> Ctx<'a> {
                     __p::deserialize_tagged::<D, #name>(d)
                 }
             }
+        }
+    }
+
+    /// How to read a tag field's value out of a struct variant `v`, as `Option<&str>`.
+    fn tag_access(&self, owner: &str, ty: &Ty, field: &str) -> TokenStream {
+        let Some((item, st)) = self.space.struct_of(ty) else { return quote! { None } };
+        let Some(f) = st.fields.iter().find(|f| f.name == field) else { return quote! { None } };
+        let ident = format_ident!("{}", field_rust_name(self.config, &item.name, &f.name));
+        let _ = owner;
+        match (&f.literal, self.space.deref(&f.ty), f.optional) {
+            (Some(Literal::Str(value)), _, true) => quote! { v.#ident.then_some(#value) },
+            (Some(Literal::Str(value)), _, false) => quote! { Some(#value) },
+            (None, Ty::String, true) => quote! { v.#ident.as_deref() },
+            (None, Ty::String, false) => quote! { Some(v.#ident.as_str()) },
+            (None, Ty::Named(_), true) => quote! { v.#ident.as_ref().map(|e| e.as_str()) },
+            (None, Ty::Named(_), false) => quote! { Some(v.#ident.as_str()) },
+            _ => quote! { None },
         }
     }
 

@@ -393,6 +393,16 @@ impl __p::Builder for __FruitBuilder {
         )
     }
 }
+impl Fruit {
+    /// The `kind` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Apple(_) => Some("apple"),
+            Self::Pear(_) => Some("pear"),
+            Self::Unknown(m) => m.get("kind").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for Fruit {
     const TAG: &'static str = "kind";
     const EXPECTING: &'static str = "a Fruit object, chosen by `kind`";
@@ -511,6 +521,16 @@ impl __p::Builder for __ProduceBuilder {
                 Self::Unknown(m) => Produce::Unknown(m),
             },
         )
+    }
+}
+impl Produce {
+    /// The `kind` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Fruit(inner) => inner.tag(),
+            Self::Carrot(_) => Some("carrot"),
+            Self::Unknown(m) => m.get("kind").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for Produce {

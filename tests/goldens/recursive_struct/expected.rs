@@ -442,6 +442,16 @@ impl __p::Builder for __ExprBuilder {
         )
     }
 }
+impl Expr {
+    /// The `kind` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Num(_) => Some("num"),
+            Self::Sum(_) => Some("sum"),
+            Self::Unknown(m) => m.get("kind").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for Expr {
     const TAG: &'static str = "kind";
     const EXPECTING: &'static str = "a Expr object, chosen by `kind`";

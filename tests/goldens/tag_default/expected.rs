@@ -324,6 +324,16 @@ impl __p::Builder for __AnswerBuilder {
         )
     }
 }
+impl Answer {
+    /// The `status` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Done(v) => v.status.then_some("done"),
+            Self::Pending(_) => Some("pending"),
+            Self::Unknown(m) => m.get("status").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for Answer {
     const TAG: &'static str = "status";
     const EXPECTING: &'static str = "a Answer object, chosen by `status`";

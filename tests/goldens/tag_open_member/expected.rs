@@ -447,6 +447,16 @@ impl __p::Builder for __ContactBuilder {
         )
     }
 }
+impl Contact {
+    /// The `channel` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Email(_) => Some("email"),
+            Self::Sms(_) => Some("sms"),
+            Self::CustomChannel(v) => Some(v.channel.as_str()),
+        }
+    }
+}
 impl __p::Tagged for Contact {
     const TAG: &'static str = "channel";
     const EXPECTING: &'static str = "a Contact object, chosen by `channel`";

@@ -450,6 +450,17 @@ impl __p::Builder for __HouseCommandBuilder {
         )
     }
 }
+impl HouseCommand {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::OpenDoor(_) => Some("door/open"),
+            Self::CloseDoor(_) => Some("door/close"),
+            Self::RingBell(_) => Some("bell/ring"),
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for HouseCommand {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a HouseCommand object, chosen by `method`";

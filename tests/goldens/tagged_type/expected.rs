@@ -427,6 +427,16 @@ impl __p::Builder for __PageBlocksItemBuilder {
         )
     }
 }
+impl PageBlocksItem {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::TextBlock(_) => Some("text"),
+            Self::PictureBlock(_) => Some("picture"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
+    }
+}
 impl __p::Tagged for PageBlocksItem {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a PageBlocksItem object, chosen by `type`";
@@ -555,6 +565,16 @@ impl __p::Builder for __BlockBuilder {
                 Self::Unknown(m) => Block::Unknown(m),
             },
         )
+    }
+}
+impl Block {
+    /// The `type` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::TextBlock(_) => Some("text"),
+            Self::PictureBlock(_) => Some("picture"),
+            Self::Unknown(m) => m.get("type").and_then(|t| t.as_str()),
+        }
     }
 }
 impl __p::Tagged for Block {
