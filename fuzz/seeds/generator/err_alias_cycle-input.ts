@@ -1,0 +1,6 @@
+export type Left = Right;
+export type Right = Left;
+
+export interface Holder {
+  value: Left;
+}

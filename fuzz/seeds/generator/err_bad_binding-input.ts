@@ -1,0 +1,5 @@
+export type Blob = string;
+
+export interface Upload {
+  data: Blob;
+}

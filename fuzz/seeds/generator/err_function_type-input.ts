@@ -1,0 +1,4 @@
+export interface Handler {
+  name: string;
+  run: (input: string) => void;
+}

@@ -1,0 +1,7 @@
+export interface Fine {
+  a: string;
+}
+
+export interface Holder<T> {
+  item: T;
+}

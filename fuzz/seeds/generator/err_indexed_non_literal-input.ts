@@ -1,0 +1,5 @@
+export interface Sample {
+  kind: string;
+}
+
+export declare const KIND: Sample["kind"];

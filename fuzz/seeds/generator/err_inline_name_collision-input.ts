@@ -1,0 +1,7 @@
+export interface Crate {
+  lid: { hinged: boolean };
+}
+
+export interface CrateLid {
+  colour: string;
+}

@@ -1,0 +1,8 @@
+export interface Thing {
+  a: string;
+  b: number;
+}
+
+export interface Pick {
+  key: keyof Thing;
+}

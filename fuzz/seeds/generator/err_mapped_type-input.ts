@@ -1,0 +1,1 @@
+export type Flags = { [K in "a" | "b"]: boolean };

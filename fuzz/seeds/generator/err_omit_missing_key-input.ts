@@ -1,0 +1,8 @@
+export interface Base {
+  a: string;
+  b: string;
+}
+
+export interface Narrow extends Omit<Base, "b" | "c"> {
+  d: number;
+}

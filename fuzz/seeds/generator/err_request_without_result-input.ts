@@ -1,0 +1,4 @@
+export interface FetchRequest {
+  method: "things/fetch";
+  id: string;
+}

@@ -1,0 +1,4 @@
+export interface Broken {
+  name: string
+  size number;
+}

@@ -1,0 +1,3 @@
+export interface Range {
+  bounds: [number, number];
+}

@@ -1,0 +1,7 @@
+export interface Sample {
+  kind: string;
+}
+
+export interface Copy {
+  kind: typeof Sample;
+}

@@ -1,0 +1,5 @@
+import type { Widget } from "@example/elsewhere";
+
+export interface Crate {
+  contents: Widget[];
+}

@@ -1,0 +1,4 @@
+export interface Order {
+  id: string;
+  customer: Customer;
+}

@@ -1,0 +1,5 @@
+export interface Versioned {
+  /** Only this exact version is understood. */
+  version: 2.5;
+  body: string;
+}

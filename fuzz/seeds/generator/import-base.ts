@@ -1,0 +1,2 @@
+import { Shared } from "@fuzz/base";
+export interface Uses { s: Shared; }

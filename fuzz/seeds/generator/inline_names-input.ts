@@ -1,0 +1,8 @@
+/** Two inline types would both be called `CrateLid`; config renames one. */
+export interface Crate {
+  lid: { hinged: boolean };
+}
+
+export interface CrateLid {
+  colour: string;
+}
