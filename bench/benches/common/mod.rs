@@ -1,0 +1,405 @@
+//! The contenders and validators shared by the `compare` and `profile` benches.
+
+// The 2026-07-28 examples include types that version deprecates; they are read all the same.
+#![allow(deprecated)]
+
+use std::hint::black_box;
+
+use mcp_schema::validate::{validate_json, Options};
+use mcp_schema_bench::{Corpus, Dir, Kind, Msg};
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A typed value that can be written back; lets the write benchmark hold any contender's type.
+pub trait Write {
+    fn write_to(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
+}
+
+impl<T: Serialize> Write for T {
+    fn write_to(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        serde_json::to_writer(out, self)
+    }
+}
+
+pub type ParseFn = Box<dyn Fn(&Msg) -> bool>;
+pub type DecodeFn = Box<dyn Fn(&Msg) -> Result<Box<dyn Write>, String>>;
+
+#[allow(dead_code)] // `profile` uses only the ids.
+pub struct Contender {
+    /// Row label.
+    pub name: &'static str,
+    /// Criterion id (ASCII).
+    pub id: &'static str,
+    /// What the contender reads each message as.
+    pub reads_as: String,
+    /// `None`: cannot represent this corpus, with the reason.
+    pub run: Result<(ParseFn, Option<DecodeFn>), String>,
+}
+
+/// A contender for a type read straight from the line's bytes.
+fn typed<T, F>(name: &'static str, id: &'static str, reads_as: impl Into<String>, f: F) -> Contender
+where
+    T: Serialize + 'static,
+    F: Fn(&Msg) -> Result<T, String> + Clone + 'static,
+{
+    let g = f.clone();
+    let parse: ParseFn = Box::new(move |m| match f(m) {
+        Ok(t) => {
+            black_box(&t);
+            true
+        }
+        Err(_) => false,
+    });
+    let decode: DecodeFn = Box::new(move |m| g(m).map(|t| Box::new(t) as Box<dyn Write>));
+    Contender { name, id, reads_as: reads_as.into(), run: Ok((parse, Some(decode))) }
+}
+
+fn na(name: &'static str, id: &'static str, why: impl Into<String>) -> Contender {
+    Contender { name, id, reads_as: String::new(), run: Err(why.into()) }
+}
+
+fn from_slice<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Result<T, String> {
+    serde_json::from_slice(b).map_err(|e| e.to_string())
+}
+
+fn ignored() -> Contender {
+    let parse: ParseFn = Box::new(|m| serde_json::from_slice::<IgnoredAny>(&m.bytes).is_ok());
+    Contender { name: "serde::de::IgnoredAny (floor)", id: "ignored", reads_as: "IgnoredAny".into(), run: Ok((parse, None)) }
+}
+
+fn value() -> Contender {
+    typed("serde_json::Value (baseline)", "value", "Value", |m: &Msg| from_slice::<Value>(&m.bytes))
+}
+
+/// Either side's type, written as whichever it holds.
+enum Side<C, S> {
+    C(C),
+    S(S),
+}
+
+impl<C: Serialize, S: Serialize> Serialize for Side<C, S> {
+    fn serialize<Z: serde::Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
+        match self {
+            Side::C(c) => c.serialize(s),
+            Side::S(v) => v.serialize(s),
+        }
+    }
+}
+
+/// The same plain response envelope for every library's specific result type, so the
+/// "specific" rows compare only the result types.
+#[derive(Serialize, Deserialize)]
+struct Response<R> {
+    jsonrpc: String,
+    id: i64,
+    result: R,
+}
+
+/// The generated crate's fully typed reading of one line, for a version module with all six
+/// side unions. The crate has no typed envelope (its `JSONRPCMessage` keeps `params` and
+/// `result` as JSON objects), so a client reads the line as a `Value`, looks at its keys and
+/// reads the payload from it (`&Value` borrows, so strings are not copied twice).
+macro_rules! mcp_typed {
+    ($modname:ident, $m:ident) => {
+        mod $modname {
+            use super::*;
+            use mcp_schema::$m as m;
+
+            #[derive(Serialize)]
+            pub struct Resp<R> {
+                jsonrpc: &'static str,
+                id: m::RequestId,
+                result: R,
+            }
+
+            #[derive(Serialize)]
+            #[serde(untagged)]
+            pub enum Typed {
+                CReq(m::ClientRequest),
+                CNot(m::ClientNotification),
+                CRes(Resp<m::ClientResult>),
+                SReq(m::ServerRequest),
+                SNot(m::ServerNotification),
+                SRes(Resp<m::ServerResult>),
+                Other(m::JSONRPCMessage),
+            }
+
+            fn e(e: serde_json::Error) -> String {
+                e.to_string()
+            }
+
+            pub fn parse(msg: &Msg) -> Result<Typed, String> {
+                let v: Value = serde_json::from_slice(&msg.bytes).map_err(e)?;
+                let o = v.as_object().ok_or("not an object")?;
+                let method = o.contains_key("method");
+                let id = o.get("id");
+                Ok(match (msg.dir, method, id, o.get("result")) {
+                    (Dir::C2S, true, Some(_), _) => Typed::CReq(m::ClientRequest::deserialize(&v).map_err(e)?),
+                    (Dir::C2S, true, None, _) => Typed::CNot(m::ClientNotification::deserialize(&v).map_err(e)?),
+                    (Dir::S2C, true, Some(_), _) => Typed::SReq(m::ServerRequest::deserialize(&v).map_err(e)?),
+                    (Dir::S2C, true, None, _) => Typed::SNot(m::ServerNotification::deserialize(&v).map_err(e)?),
+                    (dir, false, Some(id), Some(r)) => {
+                        let id = m::RequestId::deserialize(id).map_err(e)?;
+                        match dir {
+                            Dir::C2S => Typed::CRes(Resp { jsonrpc: "2.0", id, result: m::ClientResult::deserialize(r).map_err(e)? }),
+                            Dir::S2C => Typed::SRes(Resp { jsonrpc: "2.0", id, result: m::ServerResult::deserialize(r).map_err(e)? }),
+                        }
+                    }
+                    _ => Typed::Other(m::JSONRPCMessage::deserialize(&v).map_err(e)?),
+                })
+            }
+
+            /// Validates what `parse` reads, as the same types.
+            pub fn validate(msg: &Msg, v: &Value, o: &Options) -> usize {
+                let Some(obj) = v.as_object() else { return validate_json::<m::JSONRPCMessage>(v, o).violations.len() };
+                let method = obj.contains_key("method");
+                let report = match (msg.dir, method, obj.get("id"), obj.get("result")) {
+                    (Dir::C2S, true, Some(_), _) => validate_json::<m::ClientRequest>(v, o),
+                    (Dir::C2S, true, None, _) => validate_json::<m::ClientNotification>(v, o),
+                    (Dir::S2C, true, Some(_), _) => validate_json::<m::ServerRequest>(v, o),
+                    (Dir::S2C, true, None, _) => validate_json::<m::ServerNotification>(v, o),
+                    (Dir::C2S, false, Some(_), Some(r)) => validate_json::<m::ClientResult>(r, o),
+                    (Dir::S2C, false, Some(_), Some(r)) => validate_json::<m::ServerResult>(r, o),
+                    _ => validate_json::<m::JSONRPCMessage>(v, o),
+                };
+                report.violations.len()
+            }
+
+            pub fn envelope(msg: &Msg) -> Result<m::JSONRPCMessage, String> {
+                from_slice(&msg.bytes)
+            }
+        }
+    };
+}
+
+mcp_typed!(mcp_2024_11_05, v2024_11_05);
+mcp_typed!(mcp_2025_03_26, v2025_03_26);
+mcp_typed!(mcp_2025_06_18, v2025_06_18);
+mcp_typed!(mcp_2025_11_25, v2025_11_25);
+
+/// 2026-07-28 has no server-to-client requests, client notifications or client results.
+mod mcp_2026_07_28 {
+    use super::*;
+    use mcp_schema::v2026_07_28 as m;
+
+    #[derive(Serialize)]
+    pub struct Resp<R> {
+        jsonrpc: &'static str,
+        id: m::RequestId,
+        result: R,
+    }
+
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    pub enum Typed {
+        CReq(m::ClientRequest),
+        SNot(m::ServerNotification),
+        SRes(Resp<m::ServerResult>),
+        Other(m::JSONRPCMessage),
+    }
+
+    fn e(e: serde_json::Error) -> String {
+        e.to_string()
+    }
+
+    pub fn parse(msg: &Msg) -> Result<Typed, String> {
+        let v: Value = serde_json::from_slice(&msg.bytes).map_err(e)?;
+        let o = v.as_object().ok_or("not an object")?;
+        Ok(match (msg.dir, o.contains_key("method"), o.get("id"), o.get("result")) {
+            (Dir::C2S, true, Some(_), _) => Typed::CReq(m::ClientRequest::deserialize(&v).map_err(e)?),
+            (Dir::S2C, true, None, _) => Typed::SNot(m::ServerNotification::deserialize(&v).map_err(e)?),
+            (Dir::S2C, false, Some(id), Some(r)) => Typed::SRes(Resp {
+                jsonrpc: "2.0",
+                id: m::RequestId::deserialize(id).map_err(e)?,
+                result: m::ServerResult::deserialize(r).map_err(e)?,
+            }),
+            _ => Typed::Other(m::JSONRPCMessage::deserialize(&v).map_err(e)?),
+        })
+    }
+
+    pub fn envelope(msg: &Msg) -> Result<m::JSONRPCMessage, String> {
+        from_slice(&msg.bytes)
+    }
+
+    /// Reads a spec example as the type it is filed under.
+    macro_rules! named {
+        ($($t:ident),* $(,)?) => {
+            pub fn named(msg: &Msg) -> Result<Box<dyn Write>, String> {
+                match msg.ty.as_deref().unwrap_or("") {
+                    $(stringify!($t) => from_slice::<m::$t>(&msg.bytes).map(|t| Box::new(t) as Box<dyn Write>),)*
+                    other => Err(format!("no type {other} in the table")),
+                }
+            }
+            pub fn validate_named(msg: &Msg, v: &Value, o: &Options) -> usize {
+                match msg.ty.as_deref().unwrap_or("") {
+                    $(stringify!($t) => validate_json::<m::$t>(v, o).violations.len(),)*
+                    _ => validate_json::<m::JSONRPCMessage>(v, o).violations.len(),
+                }
+            }
+            pub fn named_ok(msg: &Msg) -> bool {
+                match msg.ty.as_deref().unwrap_or("") {
+                    $(stringify!($t) => match from_slice::<m::$t>(&msg.bytes) { Ok(t) => { black_box(&t); true } Err(_) => false },)*
+                    _ => false,
+                }
+            }
+        };
+    }
+    named!(
+        AudioContent, BlobResourceContents, BooleanSchema, CallToolRequest, CallToolRequestParams, CallToolResult,
+        CallToolResultResponse, CancelledNotification, CancelledNotificationParams, ClientCapabilities, CompleteRequest,
+        CompleteRequestParams, CompleteResult, CompleteResultResponse, CreateMessageRequest, CreateMessageRequestParams,
+        CreateMessageResult, DiscoverRequest, DiscoverResult, DiscoverResultResponse, ElicitRequest,
+        ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, EmbeddedResource, GetPromptRequest,
+        GetPromptRequestParams, GetPromptResult, GetPromptResultResponse, HeaderMismatchError, ImageContent,
+        InputRequests, InputRequiredResult, InputResponses, InternalError, InvalidParamsError, ListPromptsRequest,
+        ListPromptsResult, ListPromptsResultResponse, ListResourceTemplatesRequest, ListResourceTemplatesResult,
+        ListResourceTemplatesResultResponse, ListResourcesRequest, ListResourcesResult, ListResourcesResultResponse,
+        ListRootsRequest, ListRootsResult, ListToolsRequest, ListToolsResult, ListToolsResultResponse,
+        LoggingMessageNotification, LoggingMessageNotificationParams, MethodNotFoundError,
+        MissingRequiredClientCapabilityError, ModelPreferences, NumberSchema, PaginatedRequestParams, ParseError,
+        ProgressNotification, ProgressNotificationParams, PromptListChangedNotification, ReadResourceRequest,
+        ReadResourceResult, ReadResourceResultResponse, Resource, ResourceLink, ResourceListChangedNotification,
+        ResourceUpdatedNotification, ResourceUpdatedNotificationParams, Root, SamplingMessage, ServerCapabilities,
+        StringSchema, SubscriptionsAcknowledgedNotification, SubscriptionsListenRequest, SubscriptionsListenResult,
+        SubscriptionsListenResultResponse, TextContent, TextResourceContents, TitledMultiSelectEnumSchema,
+        TitledSingleSelectEnumSchema, Tool, ToolListChangedNotification, ToolResultContent, ToolUseContent,
+        UnsupportedProtocolVersionError, UntitledMultiSelectEnumSchema, UntitledSingleSelectEnumSchema,
+    );
+}
+
+fn rmcp_msg(m: &Msg) -> Result<Side<rmcp::model::ClientJsonRpcMessage, rmcp::model::ServerJsonRpcMessage>, String> {
+    Ok(match m.dir {
+        Dir::C2S => Side::C(from_slice(&m.bytes)?),
+        Dir::S2C => Side::S(from_slice(&m.bytes)?),
+    })
+}
+
+fn rms_msg(
+    m: &Msg,
+) -> Result<Side<rust_mcp_schema::schema_utils::ClientMessage, rust_mcp_schema::schema_utils::ServerMessage>, String> {
+    Ok(match m.dir {
+        Dir::C2S => Side::C(from_slice(&m.bytes)?),
+        Dir::S2C => Side::S(from_slice(&m.bytes)?),
+    })
+}
+
+const RMS_ONE: &str =
+    "rust-mcp-schema 2.0 compiles one protocol version per build (two version features together fail to compile); this run uses 2025_11_25";
+
+pub fn contenders(c: &Corpus) -> Vec<Contender> {
+    let mut v = vec![ignored(), value()];
+    match c.kind {
+        Kind::Session => {
+            macro_rules! mcp {
+                ($md:ident, $label:literal) => {{
+                    v.push(typed("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", concat!($label, "::JSONRPCMessage"), $md::envelope));
+                    v.push(typed(
+                        "mcp-schema typed message",
+                        "mcp-typed",
+                        concat!("Value, then ", $label, "::{Client,Server}{Request,Notification,Result} from &Value"),
+                        $md::parse,
+                    ));
+                }};
+            }
+            match c.version {
+                "2024-11-05" => mcp!(mcp_2024_11_05, "v2024_11_05"),
+                "2025-03-26" => mcp!(mcp_2025_03_26, "v2025_03_26"),
+                "2025-06-18" => mcp!(mcp_2025_06_18, "v2025_06_18"),
+                _ => mcp!(mcp_2025_11_25, "v2025_11_25"),
+            }
+            v.push(typed("rmcp typed message", "rmcp-typed", "{Client,Server}JsonRpcMessage", rmcp_msg));
+            let rms_as = if c.version == "2025-11-25" {
+                "schema_utils::{Client,Server}Message".to_string()
+            } else {
+                format!("schema_utils::{{Client,Server}}Message of 2025-11-25 (its {} types cannot be built beside them)", c.version)
+            };
+            v.push(typed("rust-mcp-schema typed message", "rms-typed", rms_as, rms_msg));
+        }
+        Kind::ToolsList | Kind::ResourceRead => {
+            let tools = c.kind == Kind::ToolsList;
+            let r = if tools { "ListToolsResult" } else { "ReadResourceResult" };
+            v.push(typed("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", "v2025_11_25::JSONRPCMessage", mcp_2025_11_25::envelope));
+            v.push(typed("mcp-schema typed message", "mcp-typed", "Value, then v2025_11_25::ServerResult from &Value", mcp_2025_11_25::parse));
+            v.push(typed("rmcp typed message", "rmcp-typed", "ServerJsonRpcMessage", rmcp_msg));
+            v.push(typed("rust-mcp-schema typed message", "rms-typed", "schema_utils::ServerMessage", rms_msg));
+            let spec = format!("Response<{r}> (same derived envelope for all three)");
+            if tools {
+                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25"), |m: &Msg| {
+                    from_slice::<Response<mcp_schema::v2025_11_25::ListToolsResult>>(&m.bytes)
+                }));
+                v.push(typed("rmcp specific result", "rmcp-specific", spec.clone(), |m: &Msg| {
+                    from_slice::<Response<rmcp::model::ListToolsResult>>(&m.bytes)
+                }));
+                v.push(typed("rust-mcp-schema specific result", "rms-specific", spec, |m: &Msg| {
+                    from_slice::<Response<rust_mcp_schema::ListToolsResult>>(&m.bytes)
+                }));
+            } else {
+                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25"), |m: &Msg| {
+                    from_slice::<Response<mcp_schema::v2025_11_25::ReadResourceResult>>(&m.bytes)
+                }));
+                v.push(typed("rmcp specific result", "rmcp-specific", spec.clone(), |m: &Msg| {
+                    from_slice::<Response<rmcp::model::ReadResourceResult>>(&m.bytes)
+                }));
+                v.push(typed("rust-mcp-schema specific result", "rms-specific", spec, |m: &Msg| {
+                    from_slice::<Response<rust_mcp_schema::ReadResourceResult>>(&m.bytes)
+                }));
+            }
+        }
+        Kind::SpecMessages => {
+            v.push(typed("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", "v2026_07_28::JSONRPCMessage", mcp_2026_07_28::envelope));
+            v.push(typed(
+                "mcp-schema typed message",
+                "mcp-typed",
+                "Value, then v2026_07_28::{ClientRequest,ServerNotification,ServerResult} from &Value",
+                mcp_2026_07_28::parse,
+            ));
+            let parse: ParseFn = Box::new(mcp_2026_07_28::named_ok);
+            let decode: DecodeFn = Box::new(mcp_2026_07_28::named);
+            v.push(Contender {
+                name: "mcp-schema specific type",
+                id: "mcp-specific",
+                reads_as: "the type each example is filed under (CallToolRequest, ListToolsResultResponse, ...)".into(),
+                run: Ok((parse, Some(decode))),
+            });
+            v.push(typed("rmcp typed message", "rmcp-typed", "{Client,Server}JsonRpcMessage", rmcp_msg));
+            v.push(na("rust-mcp-schema typed message", "rms-typed", RMS_ONE));
+        }
+        Kind::SpecAll => {
+            let parse: ParseFn = Box::new(mcp_2026_07_28::named_ok);
+            let decode: DecodeFn = Box::new(mcp_2026_07_28::named);
+            v.push(Contender {
+                name: "mcp-schema specific type",
+                id: "mcp-specific",
+                reads_as: "the type each example is filed under".into(),
+                run: Ok((parse, Some(decode))),
+            });
+            v.push(na(
+                "rmcp",
+                "rmcp-typed",
+                "rmcp's model has no one-to-one type for each schema name (params, capabilities, error objects are shaped differently)",
+            ));
+            v.push(na("rust-mcp-schema", "rms-typed", RMS_ONE));
+        }
+    }
+    v
+}
+
+/// What validation costs per corpus: `validate_json::<T>` with the types the typed reading uses.
+pub fn validator(c: &Corpus) -> Box<dyn Fn(&Msg, &Value) -> usize> {
+    let o = Options::default();
+    match (c.kind, c.version) {
+        (Kind::Session, "2024-11-05") => Box::new(move |m, v| mcp_2024_11_05::validate(m, v, &o)),
+        (Kind::Session, "2025-03-26") => Box::new(move |m, v| mcp_2025_03_26::validate(m, v, &o)),
+        (Kind::Session, "2025-06-18") => Box::new(move |m, v| mcp_2025_06_18::validate(m, v, &o)),
+        (Kind::Session, _) => Box::new(move |m, v| mcp_2025_11_25::validate(m, v, &o)),
+        (Kind::ToolsList, _) => Box::new(move |_, v| {
+            validate_json::<mcp_schema::v2025_11_25::ListToolsResult>(&v["result"], &o).violations.len()
+        }),
+        (Kind::ResourceRead, _) => Box::new(move |_, v| {
+            validate_json::<mcp_schema::v2025_11_25::ReadResourceResult>(&v["result"], &o).violations.len()
+        }),
+        (Kind::SpecMessages | Kind::SpecAll, _) => Box::new(move |m, v| mcp_2026_07_28::validate_named(m, v, &o)),
+    }
+}
+

@@ -1,0 +1,242 @@
+//! `cargo bench -p mcp-schema-bench`: parse and write throughput of the generated crate
+//! against `serde_json::Value`, `serde::de::IgnoredAny`, rmcp and rust-mcp-schema on every
+//! corpus of `mcp_schema_bench::corpora()`, plus the cost of `validate_json`. Criterion
+//! measures; at the end this binary reads criterion's `estimates.json` of this run and
+//! prints one Markdown table (median MB/s, messages/s, ratio to `serde_json::Value`).
+
+mod common;
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use common::{contenders, validator, Write};
+use criterion::{Criterion, Throughput};
+use mcp_schema_bench::{corpora, fmt_num, markdown_table, mb_per_s, msgs_per_s, read_median, Corpus};
+use serde_json::Value;
+
+
+struct Row {
+    corpus: usize,
+    name: &'static str,
+    id: &'static str,
+    reads_as: String,
+    parse: Option<String>,
+    write: Option<String>,
+    na: Option<String>,
+    rejected: usize,
+    write_bytes: usize,
+}
+
+fn criterion_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(t) => PathBuf::from(t).join("criterion"),
+        None => mcp_schema_bench::workspace_root().join("target/criterion"),
+    }
+}
+
+fn main() {
+    let started = SystemTime::now();
+    let dir = criterion_dir();
+    let mut cr = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(30)
+        .without_plots()
+        .configure_from_args()
+        .output_directory(&dir);
+
+    let (corpora, notes) = corpora();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut validation: Vec<(usize, String, String, usize)> = Vec::new();
+
+    for (ci, c) in corpora.iter().enumerate() {
+        let bytes = c.bytes() as u64;
+        let mut g = cr.benchmark_group(&c.id);
+        g.throughput(Throughput::Bytes(bytes));
+        if bytes > 1 << 20 {
+            g.sample_size(10).measurement_time(Duration::from_secs(4));
+        }
+        for k in contenders(c) {
+            let mut row = Row {
+                corpus: ci,
+                name: k.name,
+                id: k.id,
+                reads_as: k.reads_as.clone(),
+                parse: None,
+                write: None,
+                na: None,
+                rejected: 0,
+                write_bytes: 0,
+            };
+            match k.run {
+                Err(why) => row.na = Some(why),
+                Ok((parse, decode)) => {
+                    row.rejected = c.msgs.iter().filter(|m| !parse(m)).count();
+                    let pid = format!("parse-{}", k.id);
+                    g.bench_function(&pid, |b| {
+                        b.iter(|| {
+                            for m in &c.msgs {
+                                black_box(parse(black_box(m)));
+                            }
+                        })
+                    });
+                    row.parse = Some(pid);
+                    if let Some(decode) = decode {
+                        let values: Vec<Box<dyn Write>> = c.msgs.iter().filter_map(|m| decode(m).ok()).collect();
+                        let mut buf = Vec::with_capacity(c.msgs.iter().map(|m| m.bytes.len()).max().unwrap_or(0) * 2);
+                        for v in &values {
+                            buf.clear();
+                            v.write_to(&mut buf).expect("writes");
+                            row.write_bytes += buf.len();
+                        }
+                        let wid = format!("write-{}", k.id);
+                        g.bench_function(&wid, |b| {
+                            b.iter(|| {
+                                for v in &values {
+                                    buf.clear();
+                                    v.write_to(&mut buf).expect("writes");
+                                    black_box(&buf);
+                                }
+                            })
+                        });
+                        row.write = Some(wid);
+                    }
+                }
+            }
+            rows.push(row);
+        }
+        // Validation: on values parsed beforehand, and the checker's whole path (bytes → Value → validate).
+        let validate = validator(c);
+        let values: Vec<Value> = c.msgs.iter().map(|m| serde_json::from_slice(&m.bytes).expect("valid JSON")).collect();
+        let violations: usize = c.msgs.iter().zip(&values).map(|(m, v)| validate(m, v)).sum();
+        g.bench_function("validate", |b| {
+            b.iter(|| {
+                for (m, v) in c.msgs.iter().zip(&values) {
+                    black_box(validate(m, black_box(v)));
+                }
+            })
+        });
+        g.bench_function("value-then-validate", |b| {
+            b.iter(|| {
+                for m in &c.msgs {
+                    let v: Value = serde_json::from_slice(black_box(&m.bytes)).expect("valid JSON");
+                    black_box(validate(m, &v));
+                }
+            })
+        });
+        validation.push((ci, "validate".into(), "value-then-validate".into(), violations));
+        g.finish();
+    }
+    cr.final_summary();
+
+    report(&corpora, &rows, &validation, &dir, started, &notes);
+}
+
+fn report(
+    corpora: &[Corpus],
+    rows: &[Row],
+    validation: &[(usize, String, String, usize)],
+    dir: &std::path::Path,
+    since: SystemTime,
+    notes: &[String],
+) {
+    let median = |ci: usize, id: &str| read_median(dir, &corpora[ci].id, id, since);
+    let mut table = Vec::new();
+    for r in rows {
+        let c = &corpora[r.corpus];
+        let (n, bytes) = (c.msgs.len(), c.bytes());
+        let base_p = median(r.corpus, "parse-value");
+        let base_w = median(r.corpus, "write-value");
+        let cell = |id: &Option<String>, base: Option<f64>| -> [String; 3] {
+            match id.as_ref().and_then(|id| median(r.corpus, id)) {
+                Some(ns) => [
+                    fmt_num(mb_per_s(bytes, ns)),
+                    fmt_num(msgs_per_s(n, ns)),
+                    base.map(|b| format!("{:.2}×", b / ns)).unwrap_or_else(|| "–".into()),
+                ],
+                None => ["–".into(), "–".into(), "–".into()],
+            }
+        };
+        let p = cell(&r.parse, base_p);
+        let w = if r.write.is_some() { cell(&r.write, base_w) } else { ["–".into(), "–".into(), "–".into()] };
+        let mut note = r.na.clone().map(|s| format!("n/a: {s}")).unwrap_or_default();
+        if r.na.is_none() {
+            note = r.reads_as.clone();
+            if r.rejected > 0 {
+                note.push_str(&format!("; rejects {}/{} messages", r.rejected, n));
+            }
+        }
+        table.push(vec![
+            c.id.clone(),
+            r.name.to_string(),
+            p[0].clone(),
+            p[1].clone(),
+            p[2].clone(),
+            w[0].clone(),
+            w[1].clone(),
+            w[2].clone(),
+            note,
+        ]);
+    }
+    println!("\n## Throughput (median of criterion's samples; MB = 10^6 bytes of the input corpus)\n");
+    for c in corpora {
+        println!("- `{}`: {} — {} messages, {} bytes", c.id, c.title, c.msgs.len(), c.bytes());
+    }
+    for n in notes {
+        println!("- note: {n}");
+    }
+    println!();
+    print!(
+        "{}",
+        markdown_table(
+            &["corpus", "contender", "parse MB/s", "parse msg/s", "parse ×Value", "write MB/s", "write msg/s", "write ×Value", "reads as / notes"],
+            &table
+        )
+    );
+
+    println!("\n## Validation (`validate_json::<T>` with the types of the typed reading)\n");
+    let mut vt = Vec::new();
+    for (ci, vid, pvid, violations) in validation {
+        let c = &corpora[*ci];
+        let v = median(*ci, vid);
+        let pv = median(*ci, pvid);
+        let typed = median(*ci, "parse-mcp-typed");
+        let specific = median(*ci, "parse-mcp-specific");
+        let value = median(*ci, "parse-value");
+        let pct = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => format!("+{:.0}%", a / b * 100.0),
+            _ => "–".into(),
+        };
+        vt.push(vec![
+            c.id.clone(),
+            v.map(|ns| fmt_num(mb_per_s(c.bytes(), ns))).unwrap_or("–".into()),
+            pct(v, typed),
+            pct(v, specific),
+            pct(v, value),
+            pv.map(|ns| fmt_num(mb_per_s(c.bytes(), ns))).unwrap_or("–".into()),
+            violations.to_string(),
+        ]);
+    }
+    print!(
+        "{}",
+        markdown_table(
+            &[
+                "corpus",
+                "validate MB/s",
+                "validate / typed-message parse",
+                "validate / specific parse",
+                "validate / Value parse",
+                "bytes→Value→validate MB/s",
+                "violations found",
+            ],
+            &vt
+        )
+    );
+    let sizes: Vec<String> = rows
+        .iter()
+        .filter(|r| r.write_bytes > 0)
+        .map(|r| format!("{}/{}: {}", corpora[r.corpus].id, r.id, r.write_bytes))
+        .collect();
+    println!("\nBytes written per pass (input bytes are the MB/s denominator for writes too):\n{}", sizes.join("; "));
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Instructions per pass over a corpus, counted by callgrind: a second view of the criterion
+# numbers that does not move with the machine's load. Each case runs the `profile` bench
+# binary twice (PASSES passes and 0 passes) and reports the difference divided by PASSES.
+#
+#   bash bench/callgrind.sh            # needs valgrind
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(cargo bench -p mcp-schema-bench --bench profile --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1)
+[ -x "$bin" ] || { echo "profile binary not found" >&2; exit 1; }
+out=$(mktemp -d)
+ir() { valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bin" "$@" 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
+declare -A base
+printf '| corpus | contender | operation | instructions per pass | per input byte |\n|---|---|---|---|---|\n'
+while read -r corpus contender op passes; do
+  [ -z "$corpus" ] && continue
+  key="$op"; [ "$op" = parse ] || key="$corpus.$contender.$op"
+  [ -n "${base[$key]:-}" ] || base[$key]=$(ir "$corpus" "$contender" "$op" 0)
+  total=$(ir "$corpus" "$contender" "$op" "$passes")
+  bytes=$("$bin" "$corpus" "$contender" "$op" 0 | sed -n 's/^corpus-bytes //p')
+  per=$(( (total - base[$key]) / passes ))
+  printf '| %s | %s | %s | %s | %s |\n' "$corpus" "$contender" "$op" "$per" "$(awk -v a="$per" -v b="$bytes" 'BEGIN { printf "%.1f", a / b }')"
+done <<'CASES'
+session-2025-11-25 ignored parse 500
+session-2025-11-25 value parse 500
+session-2025-11-25 mcp-envelope parse 500
+session-2025-11-25 mcp-typed parse 500
+session-2025-11-25 rmcp-typed parse 500
+session-2025-11-25 rms-typed parse 500
+session-2025-11-25 x validate 500
+spec-messages-2026-07-28 value parse 1000
+spec-messages-2026-07-28 mcp-envelope parse 1000
+spec-messages-2026-07-28 mcp-typed parse 1000
+spec-messages-2026-07-28 mcp-specific parse 1000
+spec-messages-2026-07-28 rmcp-typed parse 1000
+tools-list-1000 value parse 5
+tools-list-1000 mcp-envelope parse 5
+tools-list-1000 mcp-typed parse 5
+tools-list-1000 mcp-specific parse 5
+tools-list-1000 rmcp-specific parse 5
+tools-list-1000 rms-specific parse 5
+session-2025-11-25 value write 500
+session-2025-11-25 mcp-typed write 500
+tools-list-1000 value write 5
+tools-list-1000 mcp-specific write 5
+CASES
+rm -rf "$out"
