@@ -519,7 +519,7 @@ fn self_reference_through_aliases_is_an_error_or_valid_rust() {
     expect("self reference", &cases, error_or_valid_rust);
 }
 
-/// KNOWN BUG (issue 8): an alias that reaches itself through a union overflows the generator's
+/// Found by this suite (issue 8), now fixed: an alias that reaches itself through a union overflowed the generator's
 /// stack (the process aborts; no diagnostic). TypeScript rejects these ("circularly references
 /// itself"). Stack: `generate` -> `resolve::resolve` -> `resolve::unions::classify` ->
 /// `unions::decide` (resolve/unions.rs) -> `TypeSpace::kind_of` (ir.rs), which recurses into
@@ -527,7 +527,7 @@ fn self_reference_through_aliases_is_an_error_or_valid_rust() {
 /// alias-to-alias cycles. The truncation sweep hits the same bug with
 /// `tests/goldens/recursive_alias/input.ts` cut after `... | null | Json`.
 #[test]
-fn known_bug_alias_through_a_union_of_itself_overflows_the_stack() {
+fn alias_through_a_union_of_itself_is_a_located_error() {
     let cases = cases_of(
         &[
             ("alias of itself in a union", "export type A = A | string;"),
@@ -537,15 +537,15 @@ fn known_bug_alias_through_a_union_of_itself_overflows_the_stack() {
         ],
         |src| format!("{src}\n"),
     );
-    expect("KNOWN BUG self-referencing union", &cases, |c, o| located_error(c, o));
+    expect("self-referencing union", &cases, |c, o| located_error(c, o));
 }
 
-/// KNOWN BUG (issue 8): `type A = A[]` (valid TypeScript: a recursive array) becomes
+/// Found by this suite (issue 8), now a located error: `type A = A[]` (valid TypeScript: a recursive array) became
 /// `pub type A = Vec<A>;`, and `type A = Record<string, A>` `pub type A = BTreeMap<String, A>;`,
 /// which rustc rejects (E0391, a cycle in a type alias). Expected: an error with a location, or
 /// a newtype (`pub struct A(pub Vec<A>)`).
 #[test]
-fn known_bug_recursive_array_alias_emits_a_recursive_rust_alias() {
+fn recursive_array_alias_is_a_located_error() {
     let cases = cases_of(
         &[
             ("alias of an array of itself", "export type A = A[];"),
@@ -554,7 +554,7 @@ fn known_bug_recursive_array_alias_emits_a_recursive_rust_alias() {
         ],
         |src| format!("{src}\nexport interface Holder {{ value: A }}\n"),
     );
-    expect("KNOWN BUG recursive array alias", &cases, error_or_valid_rust);
+    expect("recursive array alias", &cases, error_or_valid_rust);
 }
 
 #[test]
@@ -595,7 +595,6 @@ fn overlays_naming_missing_types_are_located_errors() {
 }
 
 #[test]
-#[ignore = "KNOWN ISSUE (issue 8): contradictory overlay directives are accepted; one silently wins"]
 fn contradictory_overlay_directives_are_errors() {
     let cases = vec![
         on_base("two directives", "/** @overlay merge\n * @overlay replace */\nexport interface A { y: string }\n"),
@@ -625,14 +624,14 @@ fn names_that_clash_in_rust_are_located_errors_or_kept_apart() {
     expect("Rust name clashes", &cases, error_or_valid_rust);
 }
 
-/// KNOWN BUG (issue 8): these names reach the emitter. A Rust keyword (`Self`) and a name with
+/// Found by this suite (issue 8), now located errors: these names reached the emitter. A Rust keyword (`Self`) and a name with
 /// a character Rust identifiers cannot hold (`$`, valid in TypeScript) panic
 /// (`emit/mod.rs`: "emitter produced invalid Rust", and proc-macro2's "is not a valid Ident");
 /// enum values that differ only in punctuation become one variant (`AB` twice), and a type
 /// named like another's builder (`__FooBuilder`) is defined twice. Expected: a located error
 /// (or distinct names).
 #[test]
-fn known_bug_names_rust_rejects_panic_or_collide() {
+fn names_rust_rejects_are_located_errors() {
     let cases = cases_of(
         &[
             ("a Rust keyword as a type name", "export interface Self { a: string }"),
@@ -642,7 +641,7 @@ fn known_bug_names_rust_rejects_panic_or_collide() {
         ],
         |src| format!("{src}\n"),
     );
-    expect("KNOWN BUG Rust names", &cases, error_or_valid_rust);
+    expect("names Rust rejects", &cases, error_or_valid_rust);
 }
 
 /// `cargo xtask codegen` on a copy of the workspace whose config names a malformed overlay:

@@ -15,6 +15,13 @@ enum Directive {
 }
 
 fn directive(decl: &Decl) -> Result<Directive, String> {
+    let count = decl.doc.tags.iter().filter(|(t, _)| t == "overlay").count();
+    if count > 1 {
+        return Err(format!("`{}` has {count} `@overlay` directives; give one", decl.name));
+    }
+    if decl.doc.has_tag("overlayRemove") && decl.doc.tag("overlay").map(str::trim) != Some("merge") {
+        return Err(format!("`@overlayRemove` on `{}` needs `@overlay merge`", decl.name));
+    }
     match decl.doc.tag("overlay").map(str::trim) {
         None => Ok(Directive::Add),
         Some("replace") => Ok(Directive::Replace),

@@ -76,7 +76,8 @@ name = "mcp_schema"
 
 [dependencies]
 serde = {{ workspace = true }}
-serde_json = {{ workspace = true }}
+# float_roundtrip: floats are read exactly, so writing them back gives the same number.
+serde_json = {{ workspace = true, features = ["float_roundtrip"] }}
 base64 = "0.22"
 
 [features]

@@ -75,6 +75,35 @@ pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnos
     }
 }
 
+/// A union that holds itself (through aliases or nested unions, not through an object or array) has no value.
+pub fn self_containing_unions(space: &TypeSpace, diags: &mut Diagnostics) {
+    for m in &space.modules {
+        for item in &m.items {
+            let ItemKind::Union(u) = &item.kind else { continue };
+            let me = TypeRef { module: m.name.clone(), name: item.name.clone() };
+            let mut seen = std::collections::BTreeSet::new();
+            if u.variants.iter().any(|v| reaches(space, &v.ty, &me, &mut seen)) {
+                diags.push(Diagnostic::new(&item.location, format!("union `{}` contains itself (through aliases or nested unions), so no value has it as a type", item.name)));
+            }
+        }
+    }
+}
+
+fn reaches(space: &TypeSpace, ty: &Ty, target: &TypeRef, seen: &mut std::collections::BTreeSet<TypeRef>) -> bool {
+    let Ty::Named(r) = ty else { return false };
+    if r == target {
+        return true;
+    }
+    if !seen.insert(r.clone()) {
+        return false;
+    }
+    match space.item(r).map(|i| &i.kind) {
+        Some(ItemKind::Alias(t)) => reaches(space, t, target, seen),
+        Some(ItemKind::Union(u)) => u.variants.iter().any(|v| reaches(space, &v.ty, target, seen)),
+        _ => false,
+    }
+}
+
 pub fn names(space: &TypeSpace, config: &Config, diags: &mut Diagnostics) {
     for m in &space.modules {
         for item in &m.items {
@@ -89,6 +118,16 @@ pub fn names(space: &TypeSpace, config: &Config, diags: &mut Diagnostics) {
                                 Diagnostic::new(&f.location, format!("field `{}` of `{}` would be called `{ident}` in Rust, like {}", f.name, item.name, describe(other)))
                                     .with_hint(format!("name it under [field_names] in schema/codegen.toml: \"{}.{}\" = \"...\"", item.name, f.name)),
                             );
+                        }
+                    }
+                }
+                ItemKind::StringEnum(e) => {
+                    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+                    seen.insert("Other".into(), "(the variant for other values)");
+                    for v in &e.values {
+                        let variant = crate::names::value_variant(v);
+                        if let Some(other) = seen.insert(variant.clone(), v) {
+                            diags.push(Diagnostic::new(&item.location, format!("`{}`: the values {v:?} and {other:?} would both be the variant `{variant}`", item.name)));
                         }
                     }
                 }

@@ -152,6 +152,10 @@ impl<'a> Lowerer<'a> {
             }
             if RESERVED.contains(&d.name.as_str()) {
                 self.diags.push(Diagnostic::new(&d.location, format!("a type named `{}` would shadow the Rust type the generated code uses under that name", d.name)));
+            } else if d.name.starts_with("__") {
+                self.diags.push(Diagnostic::new(&d.location, format!("`{}`: names starting with `__` are reserved for the generated code's helpers", d.name)));
+            } else if syn::parse_str::<syn::Ident>(&d.name).is_err() {
+                self.diags.push(Diagnostic::new(&d.location, format!("`{}` is not a name Rust can use for a type (a keyword, or not an identifier)", d.name)));
             }
             self.taken.insert(d.name.clone());
         }
@@ -231,6 +235,12 @@ impl<'a> Lowerer<'a> {
         let mut seen = BTreeSet::new();
         let mut t = target;
         loop {
+            // Arrays and records do not break a cycle of aliases: `type A = A[]` has no Rust spelling.
+            t = match &t.kind {
+                TypeKind::Array(inner) => inner,
+                TypeKind::Ref { name: n, args } if (n == "Array" && args.len() == 1) || (n == "Record" && args.len() == 2) => &args[args.len() - 1],
+                _ => t,
+            };
             let TypeKind::Ref { name: next, args } = &t.kind else { return false };
             if !args.is_empty() {
                 return false;

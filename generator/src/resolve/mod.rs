@@ -26,6 +26,10 @@ pub fn resolve(files: &[File], config: &Config) -> Result<TypeSpace, Diagnostics
     if !diags.is_empty() {
         return Err(diags);
     }
+    checks::self_containing_unions(&space, &mut diags);
+    if !diags.is_empty() {
+        return Err(diags);
+    }
     unions::classify(&mut space, &mut diags);
     methods::collect(&mut space, config, &mut diags);
     checks::names(&space, config, &mut diags);
