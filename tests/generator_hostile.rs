@@ -15,8 +15,8 @@
 //!   non-union;
 //! - two declarations that become the same Rust name, and names that are not Rust names.
 //!
-//! Cases marked `KNOWN BUG` state the expected behaviour and fail until the generator is
-//! fixed (see tests/HOSTILE.md for each one's input, symptom and likely cause).
+//! Cases found by this suite and since fixed stay as regression cases; `#[ignore]`d ones marked
+//! `KNOWN ISSUE` state a behaviour that should change (see tests/HOSTILE.md, "Open findings").
 //!
 //! `cargo xtask codegen` turns any diagnostic into a non-zero exit status (`codegen::run`
 //! returns the diagnostics as its error; `main` prints it and exits with 1); the ignored test
