@@ -488,7 +488,6 @@ fn unsupported_syntax_is_a_located_error() {
 }
 
 #[test]
-#[ignore = "KNOWN ISSUE (issue 8): an unterminated block comment at the end of a file is accepted (swc is lenient)"]
 fn unterminated_comment_is_an_error() {
     // A file cut inside a doc comment silently loses every declaration after the cut.
     let cases = vec![

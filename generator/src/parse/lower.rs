@@ -56,11 +56,35 @@ pub fn parse_file(path: &str, source: &str) -> Result<File, Diagnostics> {
     for e in parser.take_errors() {
         ctx.error(e.span(), format!("TypeScript syntax error: {}", e.kind().msg()));
     }
+    // swc accepts a block comment left open at the end of the input, which would silently drop
+    // whatever the cut removed. After the last item only comments and whitespace can follow, so a
+    // `/*` there that starts no recorded comment is an unterminated one.
+    let tail_start = module.body.last().map(|i| i.span().hi).unwrap_or(fm.start_pos);
+    let tail_offset = (tail_start.0 - fm.start_pos.0) as usize;
+    if let Some(tail) = source.get(tail_offset..) {
+        let mut from = 0;
+        while let Some(i) = tail[from..].find("/*") {
+            let at = tail_offset + from + i;
+            let pos = BytePos(fm.start_pos.0 + at as u32);
+            let recorded = comments.with_leading(pos, |c| !c.is_empty()) || comments.with_trailing(pos, |c| !c.is_empty()) || comment_starts_at(&comments, pos);
+            if !recorded && !tail[from + i..].contains("*/") {
+                ctx.error(Span::new(pos, pos), "unterminated block comment: the file ends inside it (was it cut?)");
+                break;
+            }
+            from += i + 2;
+        }
+    }
     let mut file = File { path: path.to_string(), imports: Vec::new(), decls: Vec::new() };
     for item in &module.body {
         lower_item(&mut ctx, &mut file, item);
     }
     ctx.diags.into_result(file)
+}
+
+/// Whether a block comment begins exactly at `pos` (comments are stored by the position they attach to).
+fn comment_starts_at(comments: &SingleThreadedComments, pos: BytePos) -> bool {
+    let (leading, trailing) = comments.borrow_all();
+    leading.values().chain(trailing.values()).flatten().any(|c| c.span.lo == pos)
 }
 
 fn lower_item(ctx: &mut Ctx, file: &mut File, item: &ast::ModuleItem) {
