@@ -14,7 +14,7 @@ pub type JSONObject = serde_json::Map<String, serde_json::Value>;
 pub type JSONArray = Vec<serde_json::Value>;
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -67,28 +67,108 @@ impl __p::Shape for JSONRPCMessage {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __JSONRPCMessageBuilder {
+    JSONRPCRequest(__JSONRPCRequestBuilder),
+    JSONRPCNotification(__JSONRPCNotificationBuilder),
+    JSONRPCResponse(__JSONRPCResponseBuilder),
+}
+impl __p::Builder for __JSONRPCMessageBuilder {
+    type Output = JSONRPCMessage;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::JSONRPCRequest(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCNotification(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCResponse(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCMessage, E> {
+        Ok(
+            match self {
+                Self::JSONRPCRequest(b) => {
+                    JSONRPCMessage::JSONRPCRequest(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCNotification(b) => {
+                    JSONRPCMessage::JSONRPCNotification(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCResponse(b) => {
+                    JSONRPCMessage::JSONRPCResponse(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for JSONRPCMessage {
+    const MEMBERS: usize = 3usize;
+    const EXPECTING: &'static str = "a JSONRPCMessage object";
+    const NO_MATCH: &'static str = "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)";
+    type Builder = __JSONRPCMessageBuilder;
+    fn builder_for_key(key: &str) -> Option<__JSONRPCMessageBuilder> {
+        match key {
+            "result" => {
+                Some(
+                    __JSONRPCMessageBuilder::JSONRPCResponse(
+                        <JSONRPCResponse as __p::Keyed>::builder_for_key(key)?,
+                    ),
+                )
+            }
+            "error" => {
+                Some(
+                    __JSONRPCMessageBuilder::JSONRPCResponse(
+                        <JSONRPCResponse as __p::Keyed>::builder_for_key(key)?,
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <JSONRPCRequest as __p::Shape>::score_keys(o),
+            1usize => <JSONRPCNotification as __p::Shape>::score_keys(o),
+            2usize => <JSONRPCResponse as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    <JSONRPCResponse as __p::Keyed>::read::<E>(o)
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <JSONRPCRequest as __p::Shape>::score(&v),
-            <JSONRPCNotification as __p::Shape>::score(&v),
-            <JSONRPCResponse as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
-            Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
-            Some(2usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -1395,6 +1475,9 @@ impl __p::Shape for Result {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &[], &["_meta", "resultType"], &[])
+    }
 }
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1798,6 +1881,14 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc", "id"],
+            &["method", "params", "id"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1951,6 +2042,14 @@ impl __p::Shape for JSONRPCNotification {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc"],
+            &["method", "params"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -2091,6 +2190,14 @@ impl __p::Shape for JSONRPCResultResponse {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "id", "result"],
+            &["id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -2240,6 +2347,14 @@ impl __p::Shape for JSONRPCErrorResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "error"],
+            &["id", "error"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCErrorResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -2274,7 +2389,7 @@ impl __v::Validate for JSONRPCErrorResponse {
 }
 /// A response to a request, containing either the result or error.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
     /// [`JSONRPCResultResponse`]
@@ -2320,29 +2435,106 @@ impl __p::Shape for JSONRPCResponse {
             .flatten()
             .max()
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        [
+            <JSONRPCResultResponse as __p::Shape>::score_keys(o),
+            <JSONRPCErrorResponse as __p::Shape>::score_keys(o),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __JSONRPCResponseBuilder {
+    JSONRPCResultResponse(__JSONRPCResultResponseBuilder),
+    JSONRPCErrorResponse(__JSONRPCErrorResponseBuilder),
+}
+impl __p::Builder for __JSONRPCResponseBuilder {
+    type Output = JSONRPCResponse;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCErrorResponse(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCResponse, E> {
+        Ok(
+            match self {
+                Self::JSONRPCResultResponse(b) => {
+                    JSONRPCResponse::JSONRPCResultResponse(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCErrorResponse(b) => {
+                    JSONRPCResponse::JSONRPCErrorResponse(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for JSONRPCResponse {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a JSONRPCResponse object";
+    const NO_MATCH: &'static str = "no variant of JSONRPCResponse matches this value; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)";
+    type Builder = __JSONRPCResponseBuilder;
+    fn builder_for_key(key: &str) -> Option<__JSONRPCResponseBuilder> {
+        match key {
+            "result" => {
+                Some(
+                    __JSONRPCResponseBuilder::JSONRPCResultResponse(
+                        __JSONRPCResultResponseBuilder::default(),
+                    ),
+                )
+            }
+            "error" => {
+                Some(
+                    __JSONRPCResponseBuilder::JSONRPCErrorResponse(
+                        __JSONRPCErrorResponseBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <JSONRPCResultResponse as __p::Shape>::score_keys(o),
+            1usize => <JSONRPCErrorResponse as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCResultResponseBuilder::default())
+                        .map(JSONRPCResponse::JSONRPCResultResponse),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCErrorResponseBuilder::default())
+                        .map(JSONRPCResponse::JSONRPCErrorResponse),
+                )
+            }
+            _ => None,
+        }
+    }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <JSONRPCResultResponse as __p::Shape>::score(&v),
-            <JSONRPCErrorResponse as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(JSONRPCResponse::JSONRPCResultResponse)
-            }
-            Some(1usize) => __p::from_value(v).map(JSONRPCResponse::JSONRPCErrorResponse),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of JSONRPCResponse matches this value; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, JSONRPCResponse>(d)
     }
 }
 impl __v::Validate for JSONRPCResponse {
@@ -4473,7 +4665,7 @@ impl __v::Validate for InputRequest {
 }
 /// Marked `@internal` in the schema.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
     /// [`CreateMessageResult`]
@@ -4526,28 +4718,123 @@ impl __p::Shape for InputResponse {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __InputResponseBuilder {
+    CreateMessageResult(__CreateMessageResultBuilder),
+    ListRootsResult(__ListRootsResultBuilder),
+    ElicitResult(__ElicitResultBuilder),
+}
+impl __p::Builder for __InputResponseBuilder {
+    type Output = InputResponse;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::CreateMessageResult(b) => __p::Builder::field(b, key, src),
+            Self::ListRootsResult(b) => __p::Builder::field(b, key, src),
+            Self::ElicitResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<InputResponse, E> {
+        Ok(
+            match self {
+                Self::CreateMessageResult(b) => {
+                    InputResponse::CreateMessageResult(__p::Builder::finish(b)?)
+                }
+                Self::ListRootsResult(b) => {
+                    InputResponse::ListRootsResult(__p::Builder::finish(b)?)
+                }
+                Self::ElicitResult(b) => {
+                    InputResponse::ElicitResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for InputResponse {
+    const MEMBERS: usize = 3usize;
+    const EXPECTING: &'static str = "a InputResponse object";
+    const NO_MATCH: &'static str = "no variant of InputResponse matches this value; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)";
+    type Builder = __InputResponseBuilder;
+    fn builder_for_key(key: &str) -> Option<__InputResponseBuilder> {
+        match key {
+            "role" => {
+                Some(
+                    __InputResponseBuilder::CreateMessageResult(
+                        __CreateMessageResultBuilder::default(),
+                    ),
+                )
+            }
+            "model" => {
+                Some(
+                    __InputResponseBuilder::CreateMessageResult(
+                        __CreateMessageResultBuilder::default(),
+                    ),
+                )
+            }
+            "roots" => {
+                Some(
+                    __InputResponseBuilder::ListRootsResult(
+                        __ListRootsResultBuilder::default(),
+                    ),
+                )
+            }
+            "action" => {
+                Some(
+                    __InputResponseBuilder::ElicitResult(
+                        __ElicitResultBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <CreateMessageResult as __p::Shape>::score_keys(o),
+            1usize => <ListRootsResult as __p::Shape>::score_keys(o),
+            2usize => <ElicitResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .map(InputResponse::CreateMessageResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .map(InputResponse::ListRootsResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ElicitResultBuilder::default())
+                        .map(InputResponse::ElicitResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <CreateMessageResult as __p::Shape>::score(&v),
-            <ListRootsResult as __p::Shape>::score(&v),
-            <ElicitResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(InputResponse::CreateMessageResult),
-            Some(1usize) => __p::from_value(v).map(InputResponse::ListRootsResult),
-            Some(2usize) => __p::from_value(v).map(InputResponse::ElicitResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of InputResponse matches this value; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, InputResponse>(d)
     }
 }
 impl __v::Validate for InputResponse {
@@ -4707,6 +4994,14 @@ impl __p::Shape for InputRequiredResult {
         __p::fits_object(
             v,
             &["resultType"],
+            &[("resultType", true, __p::Lit::Str("input_required"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["resultType"],
+            &["_meta", "inputRequests", "requestState"],
             &[("resultType", true, __p::Lit::Str("input_required"))],
         )
     }
@@ -5573,6 +5868,22 @@ impl __p::Shape for DiscoverResult {
         __p::fits_object(
             v,
             &["ttlMs", "cacheScope", "supportedVersions", "capabilities"],
+            &[],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["ttlMs", "cacheScope", "supportedVersions", "capabilities"],
+            &[
+                "_meta",
+                "resultType",
+                "ttlMs",
+                "cacheScope",
+                "supportedVersions",
+                "capabilities",
+                "instructions",
+            ],
             &[],
         )
     }
@@ -8923,6 +9234,14 @@ impl __p::Shape for ListResourcesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "resources"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["ttlMs", "cacheScope", "resources"],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "resources"],
+            &[],
+        )
+    }
 }
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -9488,6 +9807,21 @@ impl __p::Shape for ListResourceTemplatesResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "resourceTemplates"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["ttlMs", "cacheScope", "resourceTemplates"],
+            &[
+                "_meta",
+                "resultType",
+                "nextCursor",
+                "ttlMs",
+                "cacheScope",
+                "resourceTemplates",
+            ],
+            &[],
+        )
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
@@ -10350,6 +10684,14 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "contents"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["ttlMs", "cacheScope", "contents"],
+            &["_meta", "resultType", "ttlMs", "cacheScope", "contents"],
+            &[],
+        )
+    }
 }
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -10412,7 +10754,7 @@ impl __v::Validate for ReadResourceResult {
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -10459,32 +10801,102 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ReadResourceResultContentsItemBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __ReadResourceResultContentsItemBuilder {
+    type Output = ReadResourceResultContentsItem;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<ReadResourceResultContentsItem, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    ReadResourceResultContentsItem::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    ReadResourceResultContentsItem::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ReadResourceResultContentsItem {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
+    const NO_MATCH: &'static str = "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __ReadResourceResultContentsItemBuilder;
+    fn builder_for_key(key: &str) -> Option<__ReadResourceResultContentsItemBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -11730,6 +12142,9 @@ impl __p::Shape for SubscriptionsListenResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["_meta"], &["_meta", "resultType"], &[])
     }
 }
 impl __v::Validate for SubscriptionsListenResult {
@@ -13323,6 +13738,9 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "text"], &["uri", "mimeType", "_meta", "text"], &[])
+    }
 }
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -13490,6 +13908,9 @@ impl __p::Shape for BlobResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "blob"], &["uri", "mimeType", "_meta", "blob"], &[])
     }
 }
 impl __v::Validate for BlobResourceContents {
@@ -13880,6 +14301,14 @@ impl __p::Shape for ListPromptsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "prompts"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["ttlMs", "cacheScope", "prompts"],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "prompts"],
+            &[],
+        )
     }
 }
 impl __v::Validate for ListPromptsResult {
@@ -14575,6 +15004,14 @@ impl __p::Shape for GetPromptResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["messages"],
+            &["_meta", "resultType", "description", "messages"],
+            &[],
+        )
     }
 }
 impl __v::Validate for GetPromptResult {
@@ -15958,7 +16395,7 @@ impl __v::Validate for EmbeddedResource {
 }
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -16005,30 +16442,102 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __EmbeddedResourceResourceBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __EmbeddedResourceResourceBuilder {
+    type Output = EmbeddedResourceResource;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<EmbeddedResourceResource, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    EmbeddedResourceResource::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    EmbeddedResourceResource::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for EmbeddedResourceResource {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a EmbeddedResourceResource object";
+    const NO_MATCH: &'static str = "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __EmbeddedResourceResourceBuilder;
+    fn builder_for_key(key: &str) -> Option<__EmbeddedResourceResourceBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -16531,6 +17040,14 @@ impl __p::Shape for ListToolsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "tools"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["ttlMs", "cacheScope", "tools"],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "tools"],
+            &[],
+        )
+    }
 }
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -16907,6 +17424,14 @@ impl __p::Shape for CallToolResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["content"],
+            &["_meta", "resultType", "content", "structuredContent", "isError"],
+            &[],
+        )
     }
 }
 impl __v::Validate for CallToolResult {
@@ -19768,6 +20293,14 @@ impl __p::Shape for CreateMessageResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["role", "content", "model"],
+            &["role", "content", "_meta", "model", "stopReason"],
+            &[],
+        )
     }
 }
 impl __v::Validate for CreateMessageResult {
@@ -22816,6 +23349,9 @@ impl __p::Shape for CompleteResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["completion"], &["_meta", "resultType", "completion"], &[])
+    }
 }
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -23725,6 +24261,9 @@ impl __p::Shape for ListRootsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["roots"], &["roots"], &[])
     }
 }
 impl __v::Validate for ListRootsResult {
@@ -24661,7 +25200,7 @@ impl __v::Validate for ElicitRequest {
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// [`StringSchema`]
@@ -24720,36 +25259,116 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __PrimitiveSchemaDefinitionBuilder {
+    StringSchema(__StringSchemaBuilder),
+    NumberSchema(__NumberSchemaBuilder),
+    BooleanSchema(__BooleanSchemaBuilder),
+    EnumSchema(__EnumSchemaBuilder),
+}
+impl __p::Builder for __PrimitiveSchemaDefinitionBuilder {
+    type Output = PrimitiveSchemaDefinition;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::StringSchema(b) => __p::Builder::field(b, key, src),
+            Self::NumberSchema(b) => __p::Builder::field(b, key, src),
+            Self::BooleanSchema(b) => __p::Builder::field(b, key, src),
+            Self::EnumSchema(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<PrimitiveSchemaDefinition, E> {
+        Ok(
+            match self {
+                Self::StringSchema(b) => {
+                    PrimitiveSchemaDefinition::StringSchema(__p::Builder::finish(b)?)
+                }
+                Self::NumberSchema(b) => {
+                    PrimitiveSchemaDefinition::NumberSchema(__p::Builder::finish(b)?)
+                }
+                Self::BooleanSchema(b) => {
+                    PrimitiveSchemaDefinition::BooleanSchema(__p::Builder::finish(b)?)
+                }
+                Self::EnumSchema(b) => {
+                    PrimitiveSchemaDefinition::EnumSchema(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for PrimitiveSchemaDefinition {
+    const MEMBERS: usize = 4usize;
+    const EXPECTING: &'static str = "a PrimitiveSchemaDefinition object";
+    const NO_MATCH: &'static str = "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)";
+    type Builder = __PrimitiveSchemaDefinitionBuilder;
+    fn builder_for_key(key: &str) -> Option<__PrimitiveSchemaDefinitionBuilder> {
+        match key {
+            "oneOf" => {
+                Some(
+                    __PrimitiveSchemaDefinitionBuilder::EnumSchema(
+                        <EnumSchema as __p::Keyed>::builder_for_key(key)?,
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <StringSchema as __p::Shape>::score_keys(o),
+            1usize => <NumberSchema as __p::Shape>::score_keys(o),
+            2usize => <BooleanSchema as __p::Shape>::score_keys(o),
+            3usize => <EnumSchema as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__StringSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::StringSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__NumberSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::NumberSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BooleanSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::BooleanSchema),
+                )
+            }
+            3usize => {
+                Some(
+                    <EnumSchema as __p::Keyed>::read::<E>(o)
+                        .map(PrimitiveSchemaDefinition::EnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <StringSchema as __p::Shape>::score(&v),
-            <NumberSchema as __p::Shape>::score(&v),
-            <BooleanSchema as __p::Shape>::score(&v),
-            <EnumSchema as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::StringSchema)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::NumberSchema)
-            }
-            Some(2usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::BooleanSchema)
-            }
-            Some(3usize) => __p::from_value(v).map(PrimitiveSchemaDefinition::EnumSchema),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, PrimitiveSchemaDefinition>(d)
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
@@ -24900,6 +25519,14 @@ impl __p::Shape for StringSchema {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type"],
+            &["title", "description", "minLength", "maxLength", "format", "default"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
     }
 }
 impl __v::Validate for StringSchema {
@@ -25206,6 +25833,14 @@ impl __p::Shape for NumberSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type"],
+            &["type", "title", "description", "minimum", "maximum", "default"],
+            &[],
+        )
+    }
 }
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -25462,6 +26097,14 @@ impl __p::Shape for BooleanSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type"],
+            &["title", "description", "default"],
+            &[("type", true, __p::Lit::Str("boolean"))],
+        )
+    }
 }
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -25634,6 +26277,14 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
         __p::fits_object(
             v,
             &["type", "enum"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "enum"],
+            &["title", "description", "enum", "default"],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
@@ -25824,6 +26475,14 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "oneOf"],
+            &["title", "description", "oneOf", "default"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
 }
 impl __v::Validate for TitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -25995,7 +26654,7 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
     /// [`UntitledSingleSelectEnumSchema`]
@@ -26041,33 +26700,112 @@ impl __p::Shape for SingleSelectEnumSchema {
             .flatten()
             .max()
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        [
+            <UntitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            <TitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __SingleSelectEnumSchemaBuilder {
+    UntitledSingleSelectEnumSchema(__UntitledSingleSelectEnumSchemaBuilder),
+    TitledSingleSelectEnumSchema(__TitledSingleSelectEnumSchemaBuilder),
+}
+impl __p::Builder for __SingleSelectEnumSchemaBuilder {
+    type Output = SingleSelectEnumSchema;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+            Self::TitledSingleSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<SingleSelectEnumSchema, E> {
+        Ok(
+            match self {
+                Self::UntitledSingleSelectEnumSchema(b) => {
+                    SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::TitledSingleSelectEnumSchema(b) => {
+                    SingleSelectEnumSchema::TitledSingleSelectEnumSchema(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for SingleSelectEnumSchema {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a SingleSelectEnumSchema object";
+    const NO_MATCH: &'static str = "no variant of SingleSelectEnumSchema matches this value; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)";
+    type Builder = __SingleSelectEnumSchemaBuilder;
+    fn builder_for_key(key: &str) -> Option<__SingleSelectEnumSchemaBuilder> {
+        match key {
+            "enum" => {
+                Some(
+                    __SingleSelectEnumSchemaBuilder::UntitledSingleSelectEnumSchema(
+                        __UntitledSingleSelectEnumSchemaBuilder::default(),
+                    ),
+                )
+            }
+            "oneOf" => {
+                Some(
+                    __SingleSelectEnumSchemaBuilder::TitledSingleSelectEnumSchema(
+                        __TitledSingleSelectEnumSchemaBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <UntitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            1usize => <TitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__UntitledSingleSelectEnumSchemaBuilder::default())
+                        .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TitledSingleSelectEnumSchemaBuilder::default())
+                        .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
 }
 impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <UntitledSingleSelectEnumSchema as __p::Shape>::score(&v),
-            <TitledSingleSelectEnumSchema as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v)
-                    .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
-            }
-            Some(1usize) => {
-                __p::from_value(v)
-                    .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of SingleSelectEnumSchema matches this value; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, SingleSelectEnumSchema>(d)
     }
 }
 impl __v::Validate for SingleSelectEnumSchema {
@@ -26249,6 +26987,14 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
         __p::fits_object(
             v,
             &["type", "items"],
+            &[("type", true, __p::Lit::Str("array"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "items"],
+            &["title", "description", "minItems", "maxItems", "items", "default"],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
@@ -26599,6 +27345,14 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "items"],
+            &["title", "description", "minItems", "maxItems", "items", "default"],
+            &[("type", true, __p::Lit::Str("array"))],
+        )
+    }
 }
 impl __v::Validate for TitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -26897,7 +27651,7 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
     /// [`UntitledMultiSelectEnumSchema`]
@@ -26943,33 +27697,98 @@ impl __p::Shape for MultiSelectEnumSchema {
             .flatten()
             .max()
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        [
+            <UntitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            <TitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __MultiSelectEnumSchemaBuilder {
+    UntitledMultiSelectEnumSchema(__UntitledMultiSelectEnumSchemaBuilder),
+    TitledMultiSelectEnumSchema(__TitledMultiSelectEnumSchemaBuilder),
+}
+impl __p::Builder for __MultiSelectEnumSchemaBuilder {
+    type Output = MultiSelectEnumSchema;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+            Self::TitledMultiSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<MultiSelectEnumSchema, E> {
+        Ok(
+            match self {
+                Self::UntitledMultiSelectEnumSchema(b) => {
+                    MultiSelectEnumSchema::UntitledMultiSelectEnumSchema(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::TitledMultiSelectEnumSchema(b) => {
+                    MultiSelectEnumSchema::TitledMultiSelectEnumSchema(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for MultiSelectEnumSchema {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a MultiSelectEnumSchema object";
+    const NO_MATCH: &'static str = "no variant of MultiSelectEnumSchema matches this value; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)";
+    type Builder = __MultiSelectEnumSchemaBuilder;
+    fn builder_for_key(key: &str) -> Option<__MultiSelectEnumSchemaBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <UntitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            1usize => <TitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__UntitledMultiSelectEnumSchemaBuilder::default())
+                        .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TitledMultiSelectEnumSchemaBuilder::default())
+                        .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
 }
 impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <UntitledMultiSelectEnumSchema as __p::Shape>::score(&v),
-            <TitledMultiSelectEnumSchema as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v)
-                    .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
-            }
-            Some(1usize) => {
-                __p::from_value(v)
-                    .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of MultiSelectEnumSchema matches this value; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, MultiSelectEnumSchema>(d)
     }
 }
 impl __v::Validate for MultiSelectEnumSchema {
@@ -27136,6 +27955,14 @@ impl __p::Shape for LegacyTitledEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "enum"],
+            &["title", "description", "enum", "enumNames", "default"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
 }
 impl __v::Validate for LegacyTitledEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -27191,7 +28018,7 @@ impl __v::Validate for LegacyTitledEnumSchema {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
     /// [`SingleSelectEnumSchema`]
@@ -27243,29 +28070,111 @@ impl __p::Shape for EnumSchema {
             .flatten()
             .max()
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        [
+            <SingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            <MultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            <LegacyTitledEnumSchema as __p::Shape>::score_keys(o),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __EnumSchemaBuilder {
+    SingleSelectEnumSchema(__SingleSelectEnumSchemaBuilder),
+    MultiSelectEnumSchema(__MultiSelectEnumSchemaBuilder),
+    LegacyTitledEnumSchema(__LegacyTitledEnumSchemaBuilder),
+}
+impl __p::Builder for __EnumSchemaBuilder {
+    type Output = EnumSchema;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+            Self::MultiSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+            Self::LegacyTitledEnumSchema(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<EnumSchema, E> {
+        Ok(
+            match self {
+                Self::SingleSelectEnumSchema(b) => {
+                    EnumSchema::SingleSelectEnumSchema(__p::Builder::finish(b)?)
+                }
+                Self::MultiSelectEnumSchema(b) => {
+                    EnumSchema::MultiSelectEnumSchema(__p::Builder::finish(b)?)
+                }
+                Self::LegacyTitledEnumSchema(b) => {
+                    EnumSchema::LegacyTitledEnumSchema(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for EnumSchema {
+    const MEMBERS: usize = 3usize;
+    const EXPECTING: &'static str = "a EnumSchema object";
+    const NO_MATCH: &'static str = "no variant of EnumSchema matches this value; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)";
+    type Builder = __EnumSchemaBuilder;
+    fn builder_for_key(key: &str) -> Option<__EnumSchemaBuilder> {
+        match key {
+            "oneOf" => {
+                Some(
+                    __EnumSchemaBuilder::SingleSelectEnumSchema(
+                        <SingleSelectEnumSchema as __p::Keyed>::builder_for_key(key)?,
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <SingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            1usize => <MultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            2usize => <LegacyTitledEnumSchema as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    <SingleSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                        .map(EnumSchema::SingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    <MultiSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                        .map(EnumSchema::MultiSelectEnumSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__LegacyTitledEnumSchemaBuilder::default())
+                        .map(EnumSchema::LegacyTitledEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
 }
 impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <SingleSelectEnumSchema as __p::Shape>::score(&v),
-            <MultiSelectEnumSchema as __p::Shape>::score(&v),
-            <LegacyTitledEnumSchema as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(EnumSchema::SingleSelectEnumSchema),
-            Some(1usize) => __p::from_value(v).map(EnumSchema::MultiSelectEnumSchema),
-            Some(2usize) => __p::from_value(v).map(EnumSchema::LegacyTitledEnumSchema),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of EnumSchema matches this value; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, EnumSchema>(d)
     }
 }
 impl __v::Validate for EnumSchema {
@@ -27406,6 +28315,9 @@ impl __p::Shape for ElicitResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["action"], &["action", "content"], &[])
     }
 }
 impl __v::Validate for ElicitResult {
@@ -28358,7 +29270,7 @@ impl __v::Validate for ServerNotification {
 }
 /// Marked `@internal` in the schema.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -28465,50 +29377,212 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ServerResultBuilder {
+    EmptyResult(__ResultBuilder),
+    DiscoverResult(__DiscoverResultBuilder),
+    CompleteResult(__CompleteResultBuilder),
+    GetPromptResult(__GetPromptResultBuilder),
+    ListPromptsResult(__ListPromptsResultBuilder),
+    ListResourceTemplatesResult(__ListResourceTemplatesResultBuilder),
+    ListResourcesResult(__ListResourcesResultBuilder),
+    ReadResourceResult(__ReadResourceResultBuilder),
+    SubscriptionsListenResult(__SubscriptionsListenResultBuilder),
+    CallToolResult(__CallToolResultBuilder),
+    ListToolsResult(__ListToolsResultBuilder),
+    InputRequiredResult(__InputRequiredResultBuilder),
+}
+impl __p::Builder for __ServerResultBuilder {
+    type Output = ServerResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+            Self::DiscoverResult(b) => __p::Builder::field(b, key, src),
+            Self::CompleteResult(b) => __p::Builder::field(b, key, src),
+            Self::GetPromptResult(b) => __p::Builder::field(b, key, src),
+            Self::ListPromptsResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourceTemplatesResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourcesResult(b) => __p::Builder::field(b, key, src),
+            Self::ReadResourceResult(b) => __p::Builder::field(b, key, src),
+            Self::SubscriptionsListenResult(b) => __p::Builder::field(b, key, src),
+            Self::CallToolResult(b) => __p::Builder::field(b, key, src),
+            Self::ListToolsResult(b) => __p::Builder::field(b, key, src),
+            Self::InputRequiredResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ServerResult, E> {
+        Ok(
+            match self {
+                Self::EmptyResult(b) => {
+                    ServerResult::EmptyResult(__p::Builder::finish(b)?)
+                }
+                Self::DiscoverResult(b) => {
+                    ServerResult::DiscoverResult(__p::Builder::finish(b)?)
+                }
+                Self::CompleteResult(b) => {
+                    ServerResult::CompleteResult(__p::Builder::finish(b)?)
+                }
+                Self::GetPromptResult(b) => {
+                    ServerResult::GetPromptResult(__p::Builder::finish(b)?)
+                }
+                Self::ListPromptsResult(b) => {
+                    ServerResult::ListPromptsResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourceTemplatesResult(b) => {
+                    ServerResult::ListResourceTemplatesResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourcesResult(b) => {
+                    ServerResult::ListResourcesResult(__p::Builder::finish(b)?)
+                }
+                Self::ReadResourceResult(b) => {
+                    ServerResult::ReadResourceResult(__p::Builder::finish(b)?)
+                }
+                Self::SubscriptionsListenResult(b) => {
+                    ServerResult::SubscriptionsListenResult(__p::Builder::finish(b)?)
+                }
+                Self::CallToolResult(b) => {
+                    ServerResult::CallToolResult(__p::Builder::finish(b)?)
+                }
+                Self::ListToolsResult(b) => {
+                    ServerResult::ListToolsResult(__p::Builder::finish(b)?)
+                }
+                Self::InputRequiredResult(b) => {
+                    ServerResult::InputRequiredResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ServerResult {
+    const MEMBERS: usize = 12usize;
+    const EXPECTING: &'static str = "a ServerResult object";
+    const NO_MATCH: &'static str = "no variant of ServerResult matches this value; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\")";
+    type Builder = __ServerResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__ServerResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            1usize => <DiscoverResult as __p::Shape>::score_keys(o),
+            2usize => <CompleteResult as __p::Shape>::score_keys(o),
+            3usize => <GetPromptResult as __p::Shape>::score_keys(o),
+            4usize => <ListPromptsResult as __p::Shape>::score_keys(o),
+            5usize => <ListResourceTemplatesResult as __p::Shape>::score_keys(o),
+            6usize => <ListResourcesResult as __p::Shape>::score_keys(o),
+            7usize => <ReadResourceResult as __p::Shape>::score_keys(o),
+            8usize => <SubscriptionsListenResult as __p::Shape>::score_keys(o),
+            9usize => <CallToolResult as __p::Shape>::score_keys(o),
+            10usize => <ListToolsResult as __p::Shape>::score_keys(o),
+            11usize => <InputRequiredResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ResultBuilder::default())
+                        .map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__DiscoverResultBuilder::default())
+                        .map(ServerResult::DiscoverResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__SubscriptionsListenResultBuilder::default())
+                        .map(ServerResult::SubscriptionsListenResult),
+                )
+            }
+            9usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            10usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            11usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__InputRequiredResultBuilder::default())
+                        .map(ServerResult::InputRequiredResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <EmptyResult as __p::Shape>::score(&v),
-            <DiscoverResult as __p::Shape>::score(&v),
-            <CompleteResult as __p::Shape>::score(&v),
-            <GetPromptResult as __p::Shape>::score(&v),
-            <ListPromptsResult as __p::Shape>::score(&v),
-            <ListResourceTemplatesResult as __p::Shape>::score(&v),
-            <ListResourcesResult as __p::Shape>::score(&v),
-            <ReadResourceResult as __p::Shape>::score(&v),
-            <SubscriptionsListenResult as __p::Shape>::score(&v),
-            <CallToolResult as __p::Shape>::score(&v),
-            <ListToolsResult as __p::Shape>::score(&v),
-            <InputRequiredResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
-            Some(1usize) => __p::from_value(v).map(ServerResult::DiscoverResult),
-            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
-            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
-            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
-            Some(5usize) => {
-                __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
-            }
-            Some(6usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
-            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
-            Some(8usize) => {
-                __p::from_value(v).map(ServerResult::SubscriptionsListenResult)
-            }
-            Some(9usize) => __p::from_value(v).map(ServerResult::CallToolResult),
-            Some(10usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
-            Some(11usize) => __p::from_value(v).map(ServerResult::InputRequiredResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ServerResult matches this value; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\")",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ServerResult>(d)
     }
 }
 impl __v::Validate for ServerResult {

@@ -297,6 +297,13 @@ pub mod __private {
             }
         }
 
+        pub fn reborrow(&self) -> Key<'de> {
+            match self {
+                Key::Borrowed(s) => Key::Borrowed(s),
+                Key::Owned(s) => Key::Owned(s.clone()),
+            }
+        }
+
         pub fn into_string(self) -> String {
             match self {
                 Key::Borrowed(s) => s.to_string(),
@@ -436,6 +443,235 @@ pub mod __private {
         d.deserialize_map(TaggedVisitor::<U>(PhantomData))
     }
 
+    /// A value kept unread while a union decided by keys waits for the deciding key:
+    /// the JSON text itself when the input is a serde_json string or slice (no tree is
+    /// built), otherwise the value.
+    pub enum Raw<'de> {
+        Text(&'de str),
+        Value(Value),
+    }
+
+    // serde_json hands a value's JSON text to a newtype struct of this name (its
+    // `raw_value` protocol). Deserializers that do not know it give the value itself,
+    // which `Raw` then keeps as a `Value`.
+    const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+    impl<'de> Deserialize<'de> for Raw<'de> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Raw<'de>;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("any JSON value")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw<'de>, A::Error> {
+                    let Some(first) = map.next_key::<Key<'de>>()? else { return Ok(Raw::Value(Value::Object(JsonObject::new()))) };
+                    if first.as_str() == RAW_TOKEN {
+                        return match map.next_value::<Key<'de>>()? {
+                            Key::Borrowed(text) => Ok(Raw::Text(text)),
+                            Key::Owned(text) => serde_json::from_str(&text).map(Raw::Value).map_err(de::Error::custom),
+                        };
+                    }
+                    let mut o = JsonObject::new();
+                    o.insert(first.into_string(), map.next_value()?);
+                    while let Some(k) = map.next_key::<String>()? {
+                        o.insert(k, map.next_value()?);
+                    }
+                    Ok(Raw::Value(Value::Object(o)))
+                }
+                fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Raw<'de>, D::Error> {
+                    Value::deserialize(d).map(Raw::Value)
+                }
+                fn visit_bool<E: de::Error>(self, v: bool) -> Result<Raw<'de>, E> {
+                    Ok(Raw::Value(Value::Bool(v)))
+                }
+                fn visit_i64<E: de::Error>(self, v: i64) -> Result<Raw<'de>, E> {
+                    Ok(Raw::Value(v.into()))
+                }
+                fn visit_u64<E: de::Error>(self, v: u64) -> Result<Raw<'de>, E> {
+                    Ok(Raw::Value(v.into()))
+                }
+                fn visit_f64<E: de::Error>(self, v: f64) -> Result<Raw<'de>, E> {
+                    Ok(Raw::Value(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)))
+                }
+                fn visit_str<E: de::Error>(self, v: &str) -> Result<Raw<'de>, E> {
+                    Ok(Raw::Value(Value::String(v.to_string())))
+                }
+                fn visit_string<E: de::Error>(self, v: String) -> Result<Raw<'de>, E> {
+                    Ok(Raw::Value(Value::String(v)))
+                }
+                fn visit_unit<E: de::Error>(self) -> Result<Raw<'de>, E> {
+                    Ok(Raw::Value(Value::Null))
+                }
+                fn visit_none<E: de::Error>(self) -> Result<Raw<'de>, E> {
+                    Ok(Raw::Value(Value::Null))
+                }
+                fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Raw<'de>, D::Error> {
+                    Value::deserialize(d).map(Raw::Value)
+                }
+                fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Raw<'de>, A::Error> {
+                    Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Raw::Value)
+                }
+            }
+            d.deserialize_newtype_struct(RAW_TOKEN, V)
+        }
+    }
+
+    impl<'de> Raw<'de> {
+        /// The kept value read as `T`; JSON text is parsed now, straight into `T`.
+        pub fn read<T: Deserialize<'de>, E: de::Error>(&self) -> Result<T, E> {
+            match self {
+                Raw::Text(text) => T::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom),
+                Raw::Value(v) => T::deserialize(v.clone()).map_err(E::custom),
+            }
+        }
+
+        fn matches(&self, lit: Lit) -> bool {
+            match (self, lit) {
+                (Raw::Value(v), _) => lit.matches(v),
+                // A string literal is plain ASCII; the text matches unless written with escapes.
+                (Raw::Text(t), Lit::Str(s)) if !t.contains('\\') => t.len() == s.len() + 2 && t.starts_with('"') && &t[1..t.len() - 1] == s,
+                (Raw::Text(t), _) => serde_json::from_str::<Value>(t).is_ok_and(|v| lit.matches(&v)),
+            }
+        }
+
+        /// The string this value holds, if it is one.
+        pub fn string(&self) -> Option<String> {
+            match self {
+                Raw::Text(t) => t.starts_with('"').then(|| serde_json::from_str(t).ok()).flatten(),
+                Raw::Value(v) => v.as_str().map(str::to_string),
+            }
+        }
+    }
+
+    /// A field source over a kept value.
+    pub struct FromRaw<'r, 'de, E>(pub &'r Raw<'de>, pub PhantomData<E>);
+
+    impl<'r, 'de, E: de::Error> FieldSource<'de> for FromRaw<'r, 'de, E> {
+        type Error = E;
+        fn take<T: Deserialize<'de>>(self) -> Result<T, E> {
+            self.0.read()
+        }
+    }
+
+    /// The top-level keys of an object, each with its value kept unread.
+    pub struct RawObject<'de>(pub Vec<(Key<'de>, Raw<'de>)>);
+
+    impl<'de> RawObject<'de> {
+        pub fn get(&self, key: &str) -> Option<&Raw<'de>> {
+            self.0.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+        }
+
+        pub fn feed<B: Builder, E: de::Error>(&self, mut b: B) -> Result<B::Output, E> {
+            for (k, v) in &self.0 {
+                b.field(k.reborrow(), FromRaw::<E>(v, PhantomData))?;
+            }
+            b.finish()
+        }
+    }
+
+    /// Ranks a struct for an object by its keys alone: every required key present and
+    /// every literal equal; then two points for each key it names. Field values are not
+    /// looked at here: a member that cannot read them is passed over for the next.
+    pub fn score_keys(o: &RawObject, required: &[&str], known: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
+        if !required.iter().all(|k| o.get(k).is_some()) {
+            return None;
+        }
+        let mut score = 1;
+        for (k, must, value) in literals {
+            match o.get(k) {
+                Some(found) if !found.matches(*value) => return None,
+                Some(_) => score += 2,
+                None if *must => return None,
+                None => {}
+            }
+        }
+        for k in known {
+            if o.get(k).is_some() {
+                score += 2;
+            }
+        }
+        Some(score)
+    }
+
+    /// A union decided by the keys present, read without building a tree.
+    ///
+    /// A key that only one member names, in a union none of whose members takes every
+    /// object, decides at once: the fields before it are replayed and the rest streams
+    /// into that member. Otherwise the members are ranked by the keys ([`score_keys`])
+    /// and the first that reads the object wins.
+    pub trait Keyed: Sized {
+        const MEMBERS: usize;
+        const EXPECTING: &'static str;
+        const NO_MATCH: &'static str;
+        type Builder: Builder<Output = Self>;
+        /// The builder of the member that `key` alone decides.
+        fn builder_for_key(key: &str) -> Option<Self::Builder>;
+        fn score(member: usize, o: &RawObject) -> Option<u32>;
+        /// Reads the object as one member; `None` when that member cannot even start
+        /// (a tagged member without a readable tag).
+        fn read_member<'de, E: de::Error>(member: usize, o: &RawObject<'de>) -> Option<Result<Self, E>>;
+
+        /// Reads the object as the best-ranked member that can read it; with none, the
+        /// best-ranked member's error.
+        fn read<'de, E: de::Error>(o: &RawObject<'de>) -> Result<Self, E> {
+            let mut first_err = None;
+            for i in rank::<Self>(o) {
+                match Self::read_member::<E>(i, o) {
+                    Some(Ok(v)) => return Ok(v),
+                    Some(Err(e)) => {
+                        first_err.get_or_insert(e);
+                    }
+                    None => {}
+                }
+            }
+            Err(first_err.unwrap_or_else(|| E::custom(Self::NO_MATCH)))
+        }
+    }
+
+    fn rank<U: Keyed>(o: &RawObject) -> Vec<usize> {
+        let mut order: Vec<(u32, usize)> = (0..U::MEMBERS).filter_map(|i| U::score(i, o).map(|s| (s, i))).collect();
+        // Best first; a tie keeps declaration order.
+        order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        order.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// Reads a tagged union's builder from a kept object: its tag, as a string.
+    pub fn tagged_builder<U: Tagged>(o: &RawObject) -> Option<U::Builder> {
+        U::builder_for(o.get(U::TAG).and_then(Raw::string).as_deref())
+    }
+
+    struct KeyedVisitor<U>(PhantomData<U>);
+
+    impl<'de, U: Keyed> Visitor<'de> for KeyedVisitor<U> {
+        type Value = U;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(U::EXPECTING)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
+            let mut kept = RawObject(Vec::new());
+            while let Some(key) = map.next_key::<Key<'de>>()? {
+                if let Some(mut b) = U::builder_for_key(key.as_str()) {
+                    for (k, v) in kept.0 {
+                        b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+                    }
+                    b.field(key, FromMap(&mut map))?;
+                    while let Some(key) = map.next_key::<Key<'de>>()? {
+                        b.field(key, FromMap(&mut map))?;
+                    }
+                    return b.finish();
+                }
+                let v: Raw<'de> = map.next_value()?;
+                kept.0.push((key, v));
+            }
+            U::read(&kept)
+        }
+    }
+
+    pub fn deserialize_keyed<'de, D: Deserializer<'de>, U: Keyed>(d: D) -> Result<U, D::Error> {
+        d.deserialize_map(KeyedVisitor::<U>(PhantomData))
+    }
+
     pub fn kind_name(v: &Value) -> &'static str {
         match v {
             Value::Null => "null",
@@ -483,19 +719,26 @@ pub mod __private {
 
     pub fn unknown<'de, S: FieldSource<'de>>(extra: &mut JsonObject, key: Key<'de>, src: S) -> Result<(), S::Error> {
         let v: Value = src.take()?;
-        if extra.insert(key.as_str().to_string(), v).is_some() {
-            return Err(de::Error::custom(format_args!("duplicate field `{}`", key.as_str())));
+        // An owned key moves into the map rather than being copied.
+        match extra.entry(key.into_string()) {
+            serde_json::map::Entry::Vacant(e) => {
+                e.insert(v);
+                Ok(())
+            }
+            serde_json::map::Entry::Occupied(e) => Err(de::Error::custom(format_args!("duplicate field `{}`", e.key()))),
         }
-        Ok(())
     }
 
     /// An unknown key whose value the schema types through an index signature.
     pub fn rest<'de, T: Deserialize<'de>, S: FieldSource<'de>>(rest: &mut std::collections::BTreeMap<String, T>, key: Key<'de>, src: S) -> Result<(), S::Error> {
         let v: T = src.take()?;
-        if rest.insert(key.as_str().to_string(), v).is_some() {
-            return Err(de::Error::custom(format_args!("duplicate field `{}`", key.as_str())));
+        match rest.entry(key.into_string()) {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(v);
+                Ok(())
+            }
+            std::collections::btree_map::Entry::Occupied(e) => Err(de::Error::custom(format_args!("duplicate field `{}`", e.key()))),
         }
-        Ok(())
     }
 
     /// A value the schema fixes for a field.
@@ -564,6 +807,11 @@ pub mod __private {
     /// `None` when it cannot be that type, else higher for a closer fit.
     pub trait Shape {
         fn score(v: &Value) -> Option<u32>;
+        /// The score from an object's keys alone, for [`Keyed`] unions; `None` for
+        /// types that are no member of one.
+        fn score_keys(_: &RawObject) -> Option<u32> {
+            None
+        }
         /// The same question asked about a field's value: kind, literals and
         /// required keys, without descending any further.
         fn fits(v: &Value) -> Option<u32> {
@@ -695,5 +943,26 @@ pub mod __private {
     /// Reads a union decided by the keys present, once the best variant is known.
     pub fn from_value<T: DeserializeOwned, E: de::Error>(v: Value) -> Result<T, E> {
         T::deserialize(v).map_err(E::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::__private::Raw;
+    use serde::Deserialize;
+
+    /// Keyed unions are only fast while serde_json hands out JSON text for kept values;
+    /// if its protocol changed they would still be right, through `Value`, but slow.
+    #[test]
+    fn serde_json_hands_out_text_for_kept_values() {
+        let raw: Raw = serde_json::from_str(r#" {"a": [1, "x"]} "#).unwrap();
+        assert!(matches!(raw, Raw::Text(t) if t == r#"{"a": [1, "x"]}"#));
+        let raw: Raw = serde_json::from_slice(b"\"s\"").unwrap();
+        assert!(matches!(raw, Raw::Text("\"s\"")));
+        // Sources that own their data give the value instead.
+        let raw = Raw::deserialize(&mut serde_json::Deserializer::from_reader(&b"[1]"[..])).unwrap();
+        assert!(matches!(raw, Raw::Value(serde_json::Value::Array(_))));
+        let raw = Raw::deserialize(serde_json::json!({"k": null})).unwrap();
+        assert!(matches!(raw, Raw::Value(serde_json::Value::Object(_))));
     }
 }

@@ -9,7 +9,7 @@ use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "2024-11-05";
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -68,30 +68,122 @@ impl __p::Shape for JSONRPCMessage {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __JSONRPCMessageBuilder {
+    JSONRPCRequest(__JSONRPCRequestBuilder),
+    JSONRPCNotification(__JSONRPCNotificationBuilder),
+    JSONRPCResponse(__JSONRPCResponseBuilder),
+    JSONRPCError(__JSONRPCErrorBuilder),
+}
+impl __p::Builder for __JSONRPCMessageBuilder {
+    type Output = JSONRPCMessage;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::JSONRPCRequest(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCNotification(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCResponse(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCError(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCMessage, E> {
+        Ok(
+            match self {
+                Self::JSONRPCRequest(b) => {
+                    JSONRPCMessage::JSONRPCRequest(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCNotification(b) => {
+                    JSONRPCMessage::JSONRPCNotification(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCResponse(b) => {
+                    JSONRPCMessage::JSONRPCResponse(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCError(b) => {
+                    JSONRPCMessage::JSONRPCError(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for JSONRPCMessage {
+    const MEMBERS: usize = 4usize;
+    const EXPECTING: &'static str = "a JSONRPCMessage object";
+    const NO_MATCH: &'static str = "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)";
+    type Builder = __JSONRPCMessageBuilder;
+    fn builder_for_key(key: &str) -> Option<__JSONRPCMessageBuilder> {
+        match key {
+            "result" => {
+                Some(
+                    __JSONRPCMessageBuilder::JSONRPCResponse(
+                        __JSONRPCResponseBuilder::default(),
+                    ),
+                )
+            }
+            "error" => {
+                Some(
+                    __JSONRPCMessageBuilder::JSONRPCError(
+                        __JSONRPCErrorBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <JSONRPCRequest as __p::Shape>::score_keys(o),
+            1usize => <JSONRPCNotification as __p::Shape>::score_keys(o),
+            2usize => <JSONRPCResponse as __p::Shape>::score_keys(o),
+            3usize => <JSONRPCError as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCResponseBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCErrorBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCError),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <JSONRPCRequest as __p::Shape>::score(&v),
-            <JSONRPCNotification as __p::Shape>::score(&v),
-            <JSONRPCResponse as __p::Shape>::score(&v),
-            <JSONRPCError as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
-            Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
-            Some(2usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
-            Some(3usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCError),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -830,6 +922,9 @@ impl __p::Shape for Result {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &[], &["_meta"], &[])
+    }
 }
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1088,6 +1183,14 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc", "id"],
+            &["method", "params", "id"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1241,6 +1344,14 @@ impl __p::Shape for JSONRPCNotification {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc"],
+            &["method", "params"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1376,6 +1487,14 @@ impl __p::Shape for JSONRPCResponse {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "id", "result"],
+            &["id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1520,6 +1639,14 @@ impl __p::Shape for JSONRPCError {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "error"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "id", "error"],
+            &["id", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -2342,6 +2469,14 @@ impl __p::Shape for InitializeResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["protocolVersion", "capabilities", "serverInfo"],
+            &["_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"],
+            &[],
+        )
     }
 }
 impl __v::Validate for InitializeResult {
@@ -4270,6 +4405,9 @@ impl __p::Shape for ListResourcesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["resources"], &["_meta", "nextCursor", "resources"], &[])
+    }
 }
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -4535,6 +4673,14 @@ impl __p::Shape for ListResourceTemplatesResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["resourceTemplates"],
+            &["_meta", "nextCursor", "resourceTemplates"],
+            &[],
+        )
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
@@ -4900,6 +5046,9 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["contents"], &["_meta", "contents"], &[])
+    }
 }
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -4928,7 +5077,7 @@ impl __v::Validate for ReadResourceResult {
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -4975,32 +5124,102 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ReadResourceResultContentsItemBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __ReadResourceResultContentsItemBuilder {
+    type Output = ReadResourceResultContentsItem;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<ReadResourceResultContentsItem, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    ReadResourceResultContentsItem::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    ReadResourceResultContentsItem::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ReadResourceResultContentsItem {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
+    const NO_MATCH: &'static str = "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __ReadResourceResultContentsItemBuilder;
+    fn builder_for_key(key: &str) -> Option<__ReadResourceResultContentsItemBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -6454,6 +6673,9 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "text"], &["uri", "mimeType", "text"], &[])
+    }
 }
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -6601,6 +6823,9 @@ impl __p::Shape for BlobResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "blob"], &["uri", "mimeType", "blob"], &[])
     }
 }
 impl __v::Validate for BlobResourceContents {
@@ -6866,6 +7091,9 @@ impl __p::Shape for ListPromptsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
     }
 }
 impl __v::Validate for ListPromptsResult {
@@ -7246,6 +7474,9 @@ impl __p::Shape for GetPromptResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["messages"], &["_meta", "description", "messages"], &[])
     }
 }
 impl __v::Validate for GetPromptResult {
@@ -8092,7 +8323,7 @@ impl __v::Validate for EmbeddedResource {
 }
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -8139,30 +8370,102 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __EmbeddedResourceResourceBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __EmbeddedResourceResourceBuilder {
+    type Output = EmbeddedResourceResource;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<EmbeddedResourceResource, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    EmbeddedResourceResource::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    EmbeddedResourceResource::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for EmbeddedResourceResource {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a EmbeddedResourceResource object";
+    const NO_MATCH: &'static str = "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __EmbeddedResourceResourceBuilder;
+    fn builder_for_key(key: &str) -> Option<__EmbeddedResourceResourceBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -8521,6 +8824,9 @@ impl __p::Shape for ListToolsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["tools"], &["_meta", "nextCursor", "tools"], &[])
+    }
 }
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -8669,6 +8975,9 @@ impl __p::Shape for CallToolResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["content"], &["_meta", "content", "isError"], &[])
     }
 }
 impl __v::Validate for CallToolResult {
@@ -10744,6 +11053,14 @@ impl __p::Shape for CreateMessageResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["role", "content", "model"],
+            &["_meta", "role", "content", "model", "stopReason"],
+            &[],
+        )
+    }
 }
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -12592,6 +12909,9 @@ impl __p::Shape for CompleteResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["completion"], &["_meta", "completion"], &[])
+    }
 }
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -13218,6 +13538,9 @@ impl __p::Shape for ListRootsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["roots"], &["_meta", "roots"], &[])
     }
 }
 impl __v::Validate for ListRootsResult {
@@ -14065,7 +14388,7 @@ impl __v::Validate for ClientNotification {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -14118,28 +14441,95 @@ impl __p::Shape for ClientResult {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ClientResultBuilder {
+    EmptyResult(__ResultBuilder),
+    CreateMessageResult(__CreateMessageResultBuilder),
+    ListRootsResult(__ListRootsResultBuilder),
+}
+impl __p::Builder for __ClientResultBuilder {
+    type Output = ClientResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+            Self::CreateMessageResult(b) => __p::Builder::field(b, key, src),
+            Self::ListRootsResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ClientResult, E> {
+        Ok(
+            match self {
+                Self::EmptyResult(b) => {
+                    ClientResult::EmptyResult(__p::Builder::finish(b)?)
+                }
+                Self::CreateMessageResult(b) => {
+                    ClientResult::CreateMessageResult(__p::Builder::finish(b)?)
+                }
+                Self::ListRootsResult(b) => {
+                    ClientResult::ListRootsResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ClientResult {
+    const MEMBERS: usize = 3usize;
+    const EXPECTING: &'static str = "a ClientResult object";
+    const NO_MATCH: &'static str = "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)";
+    type Builder = __ClientResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__ClientResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            1usize => <CreateMessageResult as __p::Shape>::score_keys(o),
+            2usize => <ListRootsResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ResultBuilder::default())
+                        .map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <EmptyResult as __p::Shape>::score(&v),
-            <CreateMessageResult as __p::Shape>::score(&v),
-            <ListRootsResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(ClientResult::EmptyResult),
-            Some(1usize) => __p::from_value(v).map(ClientResult::CreateMessageResult),
-            Some(2usize) => __p::from_value(v).map(ClientResult::ListRootsResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ClientResult>(d)
     }
 }
 impl __v::Validate for ClientResult {
@@ -14615,7 +15005,7 @@ impl __v::Validate for ServerNotification {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -14710,44 +15100,186 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ServerResultBuilder {
+    EmptyResult(__ResultBuilder),
+    InitializeResult(__InitializeResultBuilder),
+    CompleteResult(__CompleteResultBuilder),
+    GetPromptResult(__GetPromptResultBuilder),
+    ListPromptsResult(__ListPromptsResultBuilder),
+    ListResourcesResult(__ListResourcesResultBuilder),
+    ListResourceTemplatesResult(__ListResourceTemplatesResultBuilder),
+    ReadResourceResult(__ReadResourceResultBuilder),
+    CallToolResult(__CallToolResultBuilder),
+    ListToolsResult(__ListToolsResultBuilder),
+}
+impl __p::Builder for __ServerResultBuilder {
+    type Output = ServerResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+            Self::InitializeResult(b) => __p::Builder::field(b, key, src),
+            Self::CompleteResult(b) => __p::Builder::field(b, key, src),
+            Self::GetPromptResult(b) => __p::Builder::field(b, key, src),
+            Self::ListPromptsResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourcesResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourceTemplatesResult(b) => __p::Builder::field(b, key, src),
+            Self::ReadResourceResult(b) => __p::Builder::field(b, key, src),
+            Self::CallToolResult(b) => __p::Builder::field(b, key, src),
+            Self::ListToolsResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ServerResult, E> {
+        Ok(
+            match self {
+                Self::EmptyResult(b) => {
+                    ServerResult::EmptyResult(__p::Builder::finish(b)?)
+                }
+                Self::InitializeResult(b) => {
+                    ServerResult::InitializeResult(__p::Builder::finish(b)?)
+                }
+                Self::CompleteResult(b) => {
+                    ServerResult::CompleteResult(__p::Builder::finish(b)?)
+                }
+                Self::GetPromptResult(b) => {
+                    ServerResult::GetPromptResult(__p::Builder::finish(b)?)
+                }
+                Self::ListPromptsResult(b) => {
+                    ServerResult::ListPromptsResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourcesResult(b) => {
+                    ServerResult::ListResourcesResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourceTemplatesResult(b) => {
+                    ServerResult::ListResourceTemplatesResult(__p::Builder::finish(b)?)
+                }
+                Self::ReadResourceResult(b) => {
+                    ServerResult::ReadResourceResult(__p::Builder::finish(b)?)
+                }
+                Self::CallToolResult(b) => {
+                    ServerResult::CallToolResult(__p::Builder::finish(b)?)
+                }
+                Self::ListToolsResult(b) => {
+                    ServerResult::ListToolsResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ServerResult {
+    const MEMBERS: usize = 10usize;
+    const EXPECTING: &'static str = "a ServerResult object";
+    const NO_MATCH: &'static str = "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)";
+    type Builder = __ServerResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__ServerResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            1usize => <InitializeResult as __p::Shape>::score_keys(o),
+            2usize => <CompleteResult as __p::Shape>::score_keys(o),
+            3usize => <GetPromptResult as __p::Shape>::score_keys(o),
+            4usize => <ListPromptsResult as __p::Shape>::score_keys(o),
+            5usize => <ListResourcesResult as __p::Shape>::score_keys(o),
+            6usize => <ListResourceTemplatesResult as __p::Shape>::score_keys(o),
+            7usize => <ReadResourceResult as __p::Shape>::score_keys(o),
+            8usize => <CallToolResult as __p::Shape>::score_keys(o),
+            9usize => <ListToolsResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ResultBuilder::default())
+                        .map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__InitializeResultBuilder::default())
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <EmptyResult as __p::Shape>::score(&v),
-            <InitializeResult as __p::Shape>::score(&v),
-            <CompleteResult as __p::Shape>::score(&v),
-            <GetPromptResult as __p::Shape>::score(&v),
-            <ListPromptsResult as __p::Shape>::score(&v),
-            <ListResourcesResult as __p::Shape>::score(&v),
-            <ListResourceTemplatesResult as __p::Shape>::score(&v),
-            <ReadResourceResult as __p::Shape>::score(&v),
-            <CallToolResult as __p::Shape>::score(&v),
-            <ListToolsResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
-            Some(1usize) => __p::from_value(v).map(ServerResult::InitializeResult),
-            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
-            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
-            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
-            Some(5usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
-            Some(6usize) => {
-                __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
-            }
-            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
-            Some(8usize) => __p::from_value(v).map(ServerResult::CallToolResult),
-            Some(9usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ServerResult>(d)
     }
 }
 impl __v::Validate for ServerResult {

@@ -143,7 +143,7 @@ impl __v::Validate for JSONRPCMessage {
 pub type JSONRPCBatchRequest = Vec<JSONRPCBatchRequestItem>;
 /// The inline type of [`JSONRPCBatchRequest`]`.[]`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchRequestItem {
     /// [`JSONRPCRequest`]
@@ -190,30 +190,93 @@ impl __p::Shape for JSONRPCBatchRequestItem {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __JSONRPCBatchRequestItemBuilder {
+    JSONRPCRequest(__JSONRPCRequestBuilder),
+    JSONRPCNotification(__JSONRPCNotificationBuilder),
+}
+impl __p::Builder for __JSONRPCBatchRequestItemBuilder {
+    type Output = JSONRPCBatchRequestItem;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::JSONRPCRequest(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCNotification(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<JSONRPCBatchRequestItem, E> {
+        Ok(
+            match self {
+                Self::JSONRPCRequest(b) => {
+                    JSONRPCBatchRequestItem::JSONRPCRequest(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCNotification(b) => {
+                    JSONRPCBatchRequestItem::JSONRPCNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for JSONRPCBatchRequestItem {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a JSONRPCBatchRequestItem object";
+    const NO_MATCH: &'static str = "no variant of JSONRPCBatchRequestItem matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\")";
+    type Builder = __JSONRPCBatchRequestItemBuilder;
+    fn builder_for_key(key: &str) -> Option<__JSONRPCBatchRequestItemBuilder> {
+        match key {
+            "id" => {
+                Some(
+                    __JSONRPCBatchRequestItemBuilder::JSONRPCRequest(
+                        __JSONRPCRequestBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <JSONRPCRequest as __p::Shape>::score_keys(o),
+            1usize => <JSONRPCNotification as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .map(JSONRPCBatchRequestItem::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .map(JSONRPCBatchRequestItem::JSONRPCNotification),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <JSONRPCRequest as __p::Shape>::score(&v),
-            <JSONRPCNotification as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(JSONRPCBatchRequestItem::JSONRPCRequest)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(JSONRPCBatchRequestItem::JSONRPCNotification)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of JSONRPCBatchRequestItem matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\")",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, JSONRPCBatchRequestItem>(d)
     }
 }
 impl __v::Validate for JSONRPCBatchRequestItem {
@@ -239,7 +302,7 @@ impl __v::Validate for JSONRPCBatchRequestItem {
 pub type JSONRPCBatchResponse = Vec<JSONRPCBatchResponseItem>;
 /// The inline type of [`JSONRPCBatchResponse`]`.[]`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchResponseItem {
     /// [`JSONRPCResponse`]
@@ -283,30 +346,98 @@ impl __p::Shape for JSONRPCBatchResponseItem {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __JSONRPCBatchResponseItemBuilder {
+    JSONRPCResponse(__JSONRPCResponseBuilder),
+    JSONRPCError(__JSONRPCErrorBuilder),
+}
+impl __p::Builder for __JSONRPCBatchResponseItemBuilder {
+    type Output = JSONRPCBatchResponseItem;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::JSONRPCResponse(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCError(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<JSONRPCBatchResponseItem, E> {
+        Ok(
+            match self {
+                Self::JSONRPCResponse(b) => {
+                    JSONRPCBatchResponseItem::JSONRPCResponse(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCError(b) => {
+                    JSONRPCBatchResponseItem::JSONRPCError(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for JSONRPCBatchResponseItem {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a JSONRPCBatchResponseItem object";
+    const NO_MATCH: &'static str = "no variant of JSONRPCBatchResponseItem matches this value; expected JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)";
+    type Builder = __JSONRPCBatchResponseItemBuilder;
+    fn builder_for_key(key: &str) -> Option<__JSONRPCBatchResponseItemBuilder> {
+        match key {
+            "result" => {
+                Some(
+                    __JSONRPCBatchResponseItemBuilder::JSONRPCResponse(
+                        __JSONRPCResponseBuilder::default(),
+                    ),
+                )
+            }
+            "error" => {
+                Some(
+                    __JSONRPCBatchResponseItemBuilder::JSONRPCError(
+                        __JSONRPCErrorBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <JSONRPCResponse as __p::Shape>::score_keys(o),
+            1usize => <JSONRPCError as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCResponseBuilder::default())
+                        .map(JSONRPCBatchResponseItem::JSONRPCResponse),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCErrorBuilder::default())
+                        .map(JSONRPCBatchResponseItem::JSONRPCError),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCBatchResponseItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <JSONRPCResponse as __p::Shape>::score(&v),
-            <JSONRPCError as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(JSONRPCBatchResponseItem::JSONRPCResponse)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(JSONRPCBatchResponseItem::JSONRPCError)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of JSONRPCBatchResponseItem matches this value; expected JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, JSONRPCBatchResponseItem>(d)
     }
 }
 impl __v::Validate for JSONRPCBatchResponseItem {
@@ -1041,6 +1172,9 @@ impl __p::Shape for Result {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &[], &["_meta"], &[])
+    }
 }
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1299,6 +1433,14 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc", "id"],
+            &["method", "params", "id"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1452,6 +1594,14 @@ impl __p::Shape for JSONRPCNotification {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc"],
+            &["method", "params"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1587,6 +1737,14 @@ impl __p::Shape for JSONRPCResponse {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "id", "result"],
+            &["id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1731,6 +1889,14 @@ impl __p::Shape for JSONRPCError {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "error"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "id", "error"],
+            &["id", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -2553,6 +2719,14 @@ impl __p::Shape for InitializeResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["protocolVersion", "capabilities", "serverInfo"],
+            &["_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"],
+            &[],
+        )
     }
 }
 impl __v::Validate for InitializeResult {
@@ -4518,6 +4692,9 @@ impl __p::Shape for ListResourcesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["resources"], &["_meta", "nextCursor", "resources"], &[])
+    }
 }
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -4783,6 +4960,14 @@ impl __p::Shape for ListResourceTemplatesResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["resourceTemplates"],
+            &["_meta", "nextCursor", "resourceTemplates"],
+            &[],
+        )
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
@@ -5148,6 +5333,9 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["contents"], &["_meta", "contents"], &[])
+    }
 }
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -5176,7 +5364,7 @@ impl __v::Validate for ReadResourceResult {
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -5223,32 +5411,102 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ReadResourceResultContentsItemBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __ReadResourceResultContentsItemBuilder {
+    type Output = ReadResourceResultContentsItem;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<ReadResourceResultContentsItem, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    ReadResourceResultContentsItem::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    ReadResourceResultContentsItem::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ReadResourceResultContentsItem {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
+    const NO_MATCH: &'static str = "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __ReadResourceResultContentsItemBuilder;
+    fn builder_for_key(key: &str) -> Option<__ReadResourceResultContentsItemBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -6704,6 +6962,9 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "text"], &["uri", "mimeType", "text"], &[])
+    }
 }
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -6851,6 +7112,9 @@ impl __p::Shape for BlobResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "blob"], &["uri", "mimeType", "blob"], &[])
     }
 }
 impl __v::Validate for BlobResourceContents {
@@ -7116,6 +7380,9 @@ impl __p::Shape for ListPromptsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
     }
 }
 impl __v::Validate for ListPromptsResult {
@@ -7496,6 +7763,9 @@ impl __p::Shape for GetPromptResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["messages"], &["_meta", "description", "messages"], &[])
     }
 }
 impl __v::Validate for GetPromptResult {
@@ -8361,7 +8631,7 @@ impl __v::Validate for EmbeddedResource {
 }
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -8408,30 +8678,102 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __EmbeddedResourceResourceBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __EmbeddedResourceResourceBuilder {
+    type Output = EmbeddedResourceResource;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<EmbeddedResourceResource, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    EmbeddedResourceResource::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    EmbeddedResourceResource::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for EmbeddedResourceResource {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a EmbeddedResourceResource object";
+    const NO_MATCH: &'static str = "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __EmbeddedResourceResourceBuilder;
+    fn builder_for_key(key: &str) -> Option<__EmbeddedResourceResourceBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -8790,6 +9132,9 @@ impl __p::Shape for ListToolsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["tools"], &["_meta", "nextCursor", "tools"], &[])
+    }
 }
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -8938,6 +9283,9 @@ impl __p::Shape for CallToolResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["content"], &["_meta", "content", "isError"], &[])
     }
 }
 impl __v::Validate for CallToolResult {
@@ -11244,6 +11592,14 @@ impl __p::Shape for CreateMessageResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["role", "content", "model"],
+            &["_meta", "role", "content", "model", "stopReason"],
+            &[],
+        )
+    }
 }
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -13181,6 +13537,9 @@ impl __p::Shape for CompleteResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["completion"], &["_meta", "completion"], &[])
+    }
 }
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -13807,6 +14166,9 @@ impl __p::Shape for ListRootsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["roots"], &["_meta", "roots"], &[])
     }
 }
 impl __v::Validate for ListRootsResult {
@@ -14654,7 +15016,7 @@ impl __v::Validate for ClientNotification {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -14707,28 +15069,95 @@ impl __p::Shape for ClientResult {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ClientResultBuilder {
+    EmptyResult(__ResultBuilder),
+    CreateMessageResult(__CreateMessageResultBuilder),
+    ListRootsResult(__ListRootsResultBuilder),
+}
+impl __p::Builder for __ClientResultBuilder {
+    type Output = ClientResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+            Self::CreateMessageResult(b) => __p::Builder::field(b, key, src),
+            Self::ListRootsResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ClientResult, E> {
+        Ok(
+            match self {
+                Self::EmptyResult(b) => {
+                    ClientResult::EmptyResult(__p::Builder::finish(b)?)
+                }
+                Self::CreateMessageResult(b) => {
+                    ClientResult::CreateMessageResult(__p::Builder::finish(b)?)
+                }
+                Self::ListRootsResult(b) => {
+                    ClientResult::ListRootsResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ClientResult {
+    const MEMBERS: usize = 3usize;
+    const EXPECTING: &'static str = "a ClientResult object";
+    const NO_MATCH: &'static str = "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)";
+    type Builder = __ClientResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__ClientResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            1usize => <CreateMessageResult as __p::Shape>::score_keys(o),
+            2usize => <ListRootsResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ResultBuilder::default())
+                        .map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <EmptyResult as __p::Shape>::score(&v),
-            <CreateMessageResult as __p::Shape>::score(&v),
-            <ListRootsResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(ClientResult::EmptyResult),
-            Some(1usize) => __p::from_value(v).map(ClientResult::CreateMessageResult),
-            Some(2usize) => __p::from_value(v).map(ClientResult::ListRootsResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ClientResult>(d)
     }
 }
 impl __v::Validate for ClientResult {
@@ -15204,7 +15633,7 @@ impl __v::Validate for ServerNotification {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -15299,44 +15728,186 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ServerResultBuilder {
+    EmptyResult(__ResultBuilder),
+    InitializeResult(__InitializeResultBuilder),
+    CompleteResult(__CompleteResultBuilder),
+    GetPromptResult(__GetPromptResultBuilder),
+    ListPromptsResult(__ListPromptsResultBuilder),
+    ListResourceTemplatesResult(__ListResourceTemplatesResultBuilder),
+    ListResourcesResult(__ListResourcesResultBuilder),
+    ReadResourceResult(__ReadResourceResultBuilder),
+    CallToolResult(__CallToolResultBuilder),
+    ListToolsResult(__ListToolsResultBuilder),
+}
+impl __p::Builder for __ServerResultBuilder {
+    type Output = ServerResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+            Self::InitializeResult(b) => __p::Builder::field(b, key, src),
+            Self::CompleteResult(b) => __p::Builder::field(b, key, src),
+            Self::GetPromptResult(b) => __p::Builder::field(b, key, src),
+            Self::ListPromptsResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourceTemplatesResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourcesResult(b) => __p::Builder::field(b, key, src),
+            Self::ReadResourceResult(b) => __p::Builder::field(b, key, src),
+            Self::CallToolResult(b) => __p::Builder::field(b, key, src),
+            Self::ListToolsResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ServerResult, E> {
+        Ok(
+            match self {
+                Self::EmptyResult(b) => {
+                    ServerResult::EmptyResult(__p::Builder::finish(b)?)
+                }
+                Self::InitializeResult(b) => {
+                    ServerResult::InitializeResult(__p::Builder::finish(b)?)
+                }
+                Self::CompleteResult(b) => {
+                    ServerResult::CompleteResult(__p::Builder::finish(b)?)
+                }
+                Self::GetPromptResult(b) => {
+                    ServerResult::GetPromptResult(__p::Builder::finish(b)?)
+                }
+                Self::ListPromptsResult(b) => {
+                    ServerResult::ListPromptsResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourceTemplatesResult(b) => {
+                    ServerResult::ListResourceTemplatesResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourcesResult(b) => {
+                    ServerResult::ListResourcesResult(__p::Builder::finish(b)?)
+                }
+                Self::ReadResourceResult(b) => {
+                    ServerResult::ReadResourceResult(__p::Builder::finish(b)?)
+                }
+                Self::CallToolResult(b) => {
+                    ServerResult::CallToolResult(__p::Builder::finish(b)?)
+                }
+                Self::ListToolsResult(b) => {
+                    ServerResult::ListToolsResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ServerResult {
+    const MEMBERS: usize = 10usize;
+    const EXPECTING: &'static str = "a ServerResult object";
+    const NO_MATCH: &'static str = "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)";
+    type Builder = __ServerResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__ServerResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            1usize => <InitializeResult as __p::Shape>::score_keys(o),
+            2usize => <CompleteResult as __p::Shape>::score_keys(o),
+            3usize => <GetPromptResult as __p::Shape>::score_keys(o),
+            4usize => <ListPromptsResult as __p::Shape>::score_keys(o),
+            5usize => <ListResourceTemplatesResult as __p::Shape>::score_keys(o),
+            6usize => <ListResourcesResult as __p::Shape>::score_keys(o),
+            7usize => <ReadResourceResult as __p::Shape>::score_keys(o),
+            8usize => <CallToolResult as __p::Shape>::score_keys(o),
+            9usize => <ListToolsResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ResultBuilder::default())
+                        .map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__InitializeResultBuilder::default())
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <EmptyResult as __p::Shape>::score(&v),
-            <InitializeResult as __p::Shape>::score(&v),
-            <CompleteResult as __p::Shape>::score(&v),
-            <GetPromptResult as __p::Shape>::score(&v),
-            <ListPromptsResult as __p::Shape>::score(&v),
-            <ListResourceTemplatesResult as __p::Shape>::score(&v),
-            <ListResourcesResult as __p::Shape>::score(&v),
-            <ReadResourceResult as __p::Shape>::score(&v),
-            <CallToolResult as __p::Shape>::score(&v),
-            <ListToolsResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
-            Some(1usize) => __p::from_value(v).map(ServerResult::InitializeResult),
-            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
-            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
-            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
-            Some(5usize) => {
-                __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
-            }
-            Some(6usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
-            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
-            Some(8usize) => __p::from_value(v).map(ServerResult::CallToolResult),
-            Some(9usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ServerResult>(d)
     }
 }
 impl __v::Validate for ServerResult {

@@ -11,7 +11,7 @@ use crate::validate as __v;
 pub const SCHEMA_LABEL: &str = "2025-06-18";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -70,30 +70,122 @@ impl __p::Shape for JSONRPCMessage {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __JSONRPCMessageBuilder {
+    JSONRPCRequest(__JSONRPCRequestBuilder),
+    JSONRPCNotification(__JSONRPCNotificationBuilder),
+    JSONRPCResponse(__JSONRPCResponseBuilder),
+    JSONRPCError(__JSONRPCErrorBuilder),
+}
+impl __p::Builder for __JSONRPCMessageBuilder {
+    type Output = JSONRPCMessage;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::JSONRPCRequest(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCNotification(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCResponse(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCError(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCMessage, E> {
+        Ok(
+            match self {
+                Self::JSONRPCRequest(b) => {
+                    JSONRPCMessage::JSONRPCRequest(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCNotification(b) => {
+                    JSONRPCMessage::JSONRPCNotification(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCResponse(b) => {
+                    JSONRPCMessage::JSONRPCResponse(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCError(b) => {
+                    JSONRPCMessage::JSONRPCError(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for JSONRPCMessage {
+    const MEMBERS: usize = 4usize;
+    const EXPECTING: &'static str = "a JSONRPCMessage object";
+    const NO_MATCH: &'static str = "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)";
+    type Builder = __JSONRPCMessageBuilder;
+    fn builder_for_key(key: &str) -> Option<__JSONRPCMessageBuilder> {
+        match key {
+            "result" => {
+                Some(
+                    __JSONRPCMessageBuilder::JSONRPCResponse(
+                        __JSONRPCResponseBuilder::default(),
+                    ),
+                )
+            }
+            "error" => {
+                Some(
+                    __JSONRPCMessageBuilder::JSONRPCError(
+                        __JSONRPCErrorBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <JSONRPCRequest as __p::Shape>::score_keys(o),
+            1usize => <JSONRPCNotification as __p::Shape>::score_keys(o),
+            2usize => <JSONRPCResponse as __p::Shape>::score_keys(o),
+            3usize => <JSONRPCError as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCResponseBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCErrorBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCError),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <JSONRPCRequest as __p::Shape>::score(&v),
-            <JSONRPCNotification as __p::Shape>::score(&v),
-            <JSONRPCResponse as __p::Shape>::score(&v),
-            <JSONRPCError as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
-            Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
-            Some(2usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
-            Some(3usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCError),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -837,6 +929,9 @@ impl __p::Shape for Result {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &[], &["_meta"], &[])
+    }
 }
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1095,6 +1190,14 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc", "id"],
+            &["method", "params", "id"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1248,6 +1351,14 @@ impl __p::Shape for JSONRPCNotification {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc"],
+            &["method", "params"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1383,6 +1494,14 @@ impl __p::Shape for JSONRPCResponse {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "id", "result"],
+            &["id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1527,6 +1646,14 @@ impl __p::Shape for JSONRPCError {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "error"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "id", "error"],
+            &["id", "error"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -2349,6 +2476,14 @@ impl __p::Shape for InitializeResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["protocolVersion", "capabilities", "serverInfo"],
+            &["_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"],
+            &[],
+        )
     }
 }
 impl __v::Validate for InitializeResult {
@@ -4483,6 +4618,9 @@ impl __p::Shape for ListResourcesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["resources"], &["_meta", "nextCursor", "resources"], &[])
+    }
 }
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -4748,6 +4886,14 @@ impl __p::Shape for ListResourceTemplatesResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["resourceTemplates"],
+            &["_meta", "nextCursor", "resourceTemplates"],
+            &[],
+        )
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
@@ -5113,6 +5259,9 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["contents"], &["_meta", "contents"], &[])
+    }
 }
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -5141,7 +5290,7 @@ impl __v::Validate for ReadResourceResult {
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -5188,32 +5337,102 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ReadResourceResultContentsItemBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __ReadResourceResultContentsItemBuilder {
+    type Output = ReadResourceResultContentsItem;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<ReadResourceResultContentsItem, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    ReadResourceResultContentsItem::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    ReadResourceResultContentsItem::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ReadResourceResultContentsItem {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
+    const NO_MATCH: &'static str = "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __ReadResourceResultContentsItemBuilder;
+    fn builder_for_key(key: &str) -> Option<__ReadResourceResultContentsItemBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -6780,6 +6999,9 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "text"], &["uri", "mimeType", "_meta", "text"], &[])
+    }
 }
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -6946,6 +7168,9 @@ impl __p::Shape for BlobResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "blob"], &["uri", "mimeType", "_meta", "blob"], &[])
     }
 }
 impl __v::Validate for BlobResourceContents {
@@ -7220,6 +7445,9 @@ impl __p::Shape for ListPromptsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
     }
 }
 impl __v::Validate for ListPromptsResult {
@@ -7600,6 +7828,9 @@ impl __p::Shape for GetPromptResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["messages"], &["_meta", "description", "messages"], &[])
     }
 }
 impl __v::Validate for GetPromptResult {
@@ -8618,7 +8849,7 @@ impl __v::Validate for EmbeddedResource {
 }
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -8665,30 +8896,102 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __EmbeddedResourceResourceBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __EmbeddedResourceResourceBuilder {
+    type Output = EmbeddedResourceResource;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<EmbeddedResourceResource, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    EmbeddedResourceResource::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    EmbeddedResourceResource::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for EmbeddedResourceResource {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a EmbeddedResourceResource object";
+    const NO_MATCH: &'static str = "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __EmbeddedResourceResourceBuilder;
+    fn builder_for_key(key: &str) -> Option<__EmbeddedResourceResourceBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -9047,6 +9350,9 @@ impl __p::Shape for ListToolsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["tools"], &["_meta", "nextCursor", "tools"], &[])
+    }
 }
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -9208,6 +9514,14 @@ impl __p::Shape for CallToolResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["content"],
+            &["_meta", "content", "structuredContent", "isError"],
+            &[],
+        )
     }
 }
 impl __v::Validate for CallToolResult {
@@ -11518,6 +11832,14 @@ impl __p::Shape for CreateMessageResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["role", "content", "model"],
+            &["_meta", "role", "content", "model", "stopReason"],
+            &[],
+        )
     }
 }
 impl __v::Validate for CreateMessageResult {
@@ -13853,6 +14175,9 @@ impl __p::Shape for CompleteResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["completion"], &["_meta", "completion"], &[])
+    }
 }
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -14507,6 +14832,9 @@ impl __p::Shape for ListRootsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["roots"], &["_meta", "roots"], &[])
     }
 }
 impl __v::Validate for ListRootsResult {
@@ -15198,7 +15526,7 @@ impl __v::Validate for ElicitRequestParams {
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// [`StringSchema`]
@@ -15257,36 +15585,117 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __PrimitiveSchemaDefinitionBuilder {
+    StringSchema(__StringSchemaBuilder),
+    NumberSchema(__NumberSchemaBuilder),
+    BooleanSchema(__BooleanSchemaBuilder),
+    EnumSchema(__EnumSchemaBuilder),
+}
+impl __p::Builder for __PrimitiveSchemaDefinitionBuilder {
+    type Output = PrimitiveSchemaDefinition;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::StringSchema(b) => __p::Builder::field(b, key, src),
+            Self::NumberSchema(b) => __p::Builder::field(b, key, src),
+            Self::BooleanSchema(b) => __p::Builder::field(b, key, src),
+            Self::EnumSchema(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<PrimitiveSchemaDefinition, E> {
+        Ok(
+            match self {
+                Self::StringSchema(b) => {
+                    PrimitiveSchemaDefinition::StringSchema(__p::Builder::finish(b)?)
+                }
+                Self::NumberSchema(b) => {
+                    PrimitiveSchemaDefinition::NumberSchema(__p::Builder::finish(b)?)
+                }
+                Self::BooleanSchema(b) => {
+                    PrimitiveSchemaDefinition::BooleanSchema(__p::Builder::finish(b)?)
+                }
+                Self::EnumSchema(b) => {
+                    PrimitiveSchemaDefinition::EnumSchema(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for PrimitiveSchemaDefinition {
+    const MEMBERS: usize = 4usize;
+    const EXPECTING: &'static str = "a PrimitiveSchemaDefinition object";
+    const NO_MATCH: &'static str = "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (with `type`: \"string\", `enum`)";
+    type Builder = __PrimitiveSchemaDefinitionBuilder;
+    fn builder_for_key(key: &str) -> Option<__PrimitiveSchemaDefinitionBuilder> {
+        match key {
+            "enum" => {
+                Some(
+                    __PrimitiveSchemaDefinitionBuilder::EnumSchema(
+                        __EnumSchemaBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <StringSchema as __p::Shape>::score_keys(o),
+            1usize => <NumberSchema as __p::Shape>::score_keys(o),
+            2usize => <BooleanSchema as __p::Shape>::score_keys(o),
+            3usize => <EnumSchema as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__StringSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::StringSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__NumberSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::NumberSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BooleanSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::BooleanSchema),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__EnumSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::EnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <StringSchema as __p::Shape>::score(&v),
-            <NumberSchema as __p::Shape>::score(&v),
-            <BooleanSchema as __p::Shape>::score(&v),
-            <EnumSchema as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::StringSchema)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::NumberSchema)
-            }
-            Some(2usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::BooleanSchema)
-            }
-            Some(3usize) => __p::from_value(v).map(PrimitiveSchemaDefinition::EnumSchema),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (with `type`: \"string\", `enum`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, PrimitiveSchemaDefinition>(d)
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
@@ -15427,6 +15836,14 @@ impl __p::Shape for StringSchema {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type"],
+            &["title", "description", "minLength", "maxLength", "format"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
     }
 }
 impl __v::Validate for StringSchema {
@@ -15713,6 +16130,14 @@ impl __p::Shape for NumberSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type"],
+            &["type", "title", "description", "minimum", "maximum"],
+            &[],
+        )
+    }
 }
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -15959,6 +16384,14 @@ impl __p::Shape for BooleanSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type"],
+            &["title", "description", "default"],
+            &[("type", true, __p::Lit::Str("boolean"))],
+        )
+    }
 }
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -16121,6 +16554,14 @@ impl __p::Shape for EnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "enum"],
+            &["title", "description", "enum", "enumNames"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
 }
 impl __v::Validate for EnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -16279,6 +16720,9 @@ impl __p::Shape for ElicitResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["action"], &["_meta", "action", "content"], &[])
     }
 }
 impl __v::Validate for ElicitResult {
@@ -17159,7 +17603,7 @@ impl __v::Validate for ClientNotification {
 }
 /// Marked `@internal` in the schema.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -17218,30 +17662,108 @@ impl __p::Shape for ClientResult {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ClientResultBuilder {
+    EmptyResult(__ResultBuilder),
+    CreateMessageResult(__CreateMessageResultBuilder),
+    ListRootsResult(__ListRootsResultBuilder),
+    ElicitResult(__ElicitResultBuilder),
+}
+impl __p::Builder for __ClientResultBuilder {
+    type Output = ClientResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+            Self::CreateMessageResult(b) => __p::Builder::field(b, key, src),
+            Self::ListRootsResult(b) => __p::Builder::field(b, key, src),
+            Self::ElicitResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ClientResult, E> {
+        Ok(
+            match self {
+                Self::EmptyResult(b) => {
+                    ClientResult::EmptyResult(__p::Builder::finish(b)?)
+                }
+                Self::CreateMessageResult(b) => {
+                    ClientResult::CreateMessageResult(__p::Builder::finish(b)?)
+                }
+                Self::ListRootsResult(b) => {
+                    ClientResult::ListRootsResult(__p::Builder::finish(b)?)
+                }
+                Self::ElicitResult(b) => {
+                    ClientResult::ElicitResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ClientResult {
+    const MEMBERS: usize = 4usize;
+    const EXPECTING: &'static str = "a ClientResult object";
+    const NO_MATCH: &'static str = "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)";
+    type Builder = __ClientResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__ClientResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            1usize => <CreateMessageResult as __p::Shape>::score_keys(o),
+            2usize => <ListRootsResult as __p::Shape>::score_keys(o),
+            3usize => <ElicitResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ResultBuilder::default())
+                        .map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ElicitResultBuilder::default())
+                        .map(ClientResult::ElicitResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <EmptyResult as __p::Shape>::score(&v),
-            <CreateMessageResult as __p::Shape>::score(&v),
-            <ListRootsResult as __p::Shape>::score(&v),
-            <ElicitResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(ClientResult::EmptyResult),
-            Some(1usize) => __p::from_value(v).map(ClientResult::CreateMessageResult),
-            Some(2usize) => __p::from_value(v).map(ClientResult::ListRootsResult),
-            Some(3usize) => __p::from_value(v).map(ClientResult::ElicitResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ClientResult>(d)
     }
 }
 impl __v::Validate for ClientResult {
@@ -17745,7 +18267,7 @@ impl __v::Validate for ServerNotification {
 }
 /// Marked `@internal` in the schema.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -17840,44 +18362,186 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ServerResultBuilder {
+    EmptyResult(__ResultBuilder),
+    InitializeResult(__InitializeResultBuilder),
+    CompleteResult(__CompleteResultBuilder),
+    GetPromptResult(__GetPromptResultBuilder),
+    ListPromptsResult(__ListPromptsResultBuilder),
+    ListResourceTemplatesResult(__ListResourceTemplatesResultBuilder),
+    ListResourcesResult(__ListResourcesResultBuilder),
+    ReadResourceResult(__ReadResourceResultBuilder),
+    CallToolResult(__CallToolResultBuilder),
+    ListToolsResult(__ListToolsResultBuilder),
+}
+impl __p::Builder for __ServerResultBuilder {
+    type Output = ServerResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+            Self::InitializeResult(b) => __p::Builder::field(b, key, src),
+            Self::CompleteResult(b) => __p::Builder::field(b, key, src),
+            Self::GetPromptResult(b) => __p::Builder::field(b, key, src),
+            Self::ListPromptsResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourceTemplatesResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourcesResult(b) => __p::Builder::field(b, key, src),
+            Self::ReadResourceResult(b) => __p::Builder::field(b, key, src),
+            Self::CallToolResult(b) => __p::Builder::field(b, key, src),
+            Self::ListToolsResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ServerResult, E> {
+        Ok(
+            match self {
+                Self::EmptyResult(b) => {
+                    ServerResult::EmptyResult(__p::Builder::finish(b)?)
+                }
+                Self::InitializeResult(b) => {
+                    ServerResult::InitializeResult(__p::Builder::finish(b)?)
+                }
+                Self::CompleteResult(b) => {
+                    ServerResult::CompleteResult(__p::Builder::finish(b)?)
+                }
+                Self::GetPromptResult(b) => {
+                    ServerResult::GetPromptResult(__p::Builder::finish(b)?)
+                }
+                Self::ListPromptsResult(b) => {
+                    ServerResult::ListPromptsResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourceTemplatesResult(b) => {
+                    ServerResult::ListResourceTemplatesResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourcesResult(b) => {
+                    ServerResult::ListResourcesResult(__p::Builder::finish(b)?)
+                }
+                Self::ReadResourceResult(b) => {
+                    ServerResult::ReadResourceResult(__p::Builder::finish(b)?)
+                }
+                Self::CallToolResult(b) => {
+                    ServerResult::CallToolResult(__p::Builder::finish(b)?)
+                }
+                Self::ListToolsResult(b) => {
+                    ServerResult::ListToolsResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ServerResult {
+    const MEMBERS: usize = 10usize;
+    const EXPECTING: &'static str = "a ServerResult object";
+    const NO_MATCH: &'static str = "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)";
+    type Builder = __ServerResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__ServerResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            1usize => <InitializeResult as __p::Shape>::score_keys(o),
+            2usize => <CompleteResult as __p::Shape>::score_keys(o),
+            3usize => <GetPromptResult as __p::Shape>::score_keys(o),
+            4usize => <ListPromptsResult as __p::Shape>::score_keys(o),
+            5usize => <ListResourceTemplatesResult as __p::Shape>::score_keys(o),
+            6usize => <ListResourcesResult as __p::Shape>::score_keys(o),
+            7usize => <ReadResourceResult as __p::Shape>::score_keys(o),
+            8usize => <CallToolResult as __p::Shape>::score_keys(o),
+            9usize => <ListToolsResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ResultBuilder::default())
+                        .map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__InitializeResultBuilder::default())
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <EmptyResult as __p::Shape>::score(&v),
-            <InitializeResult as __p::Shape>::score(&v),
-            <CompleteResult as __p::Shape>::score(&v),
-            <GetPromptResult as __p::Shape>::score(&v),
-            <ListPromptsResult as __p::Shape>::score(&v),
-            <ListResourceTemplatesResult as __p::Shape>::score(&v),
-            <ListResourcesResult as __p::Shape>::score(&v),
-            <ReadResourceResult as __p::Shape>::score(&v),
-            <CallToolResult as __p::Shape>::score(&v),
-            <ListToolsResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
-            Some(1usize) => __p::from_value(v).map(ServerResult::InitializeResult),
-            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
-            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
-            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
-            Some(5usize) => {
-                __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
-            }
-            Some(6usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
-            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
-            Some(8usize) => __p::from_value(v).map(ServerResult::CallToolResult),
-            Some(9usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ServerResult>(d)
     }
 }
 impl __v::Validate for ServerResult {

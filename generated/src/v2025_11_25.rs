@@ -11,7 +11,7 @@ use crate::validate as __v;
 pub const SCHEMA_LABEL: &str = "2025-11-25";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -64,28 +64,108 @@ impl __p::Shape for JSONRPCMessage {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __JSONRPCMessageBuilder {
+    JSONRPCRequest(__JSONRPCRequestBuilder),
+    JSONRPCNotification(__JSONRPCNotificationBuilder),
+    JSONRPCResponse(__JSONRPCResponseBuilder),
+}
+impl __p::Builder for __JSONRPCMessageBuilder {
+    type Output = JSONRPCMessage;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::JSONRPCRequest(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCNotification(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCResponse(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCMessage, E> {
+        Ok(
+            match self {
+                Self::JSONRPCRequest(b) => {
+                    JSONRPCMessage::JSONRPCRequest(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCNotification(b) => {
+                    JSONRPCMessage::JSONRPCNotification(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCResponse(b) => {
+                    JSONRPCMessage::JSONRPCResponse(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for JSONRPCMessage {
+    const MEMBERS: usize = 3usize;
+    const EXPECTING: &'static str = "a JSONRPCMessage object";
+    const NO_MATCH: &'static str = "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)";
+    type Builder = __JSONRPCMessageBuilder;
+    fn builder_for_key(key: &str) -> Option<__JSONRPCMessageBuilder> {
+        match key {
+            "result" => {
+                Some(
+                    __JSONRPCMessageBuilder::JSONRPCResponse(
+                        <JSONRPCResponse as __p::Keyed>::builder_for_key(key)?,
+                    ),
+                )
+            }
+            "error" => {
+                Some(
+                    __JSONRPCMessageBuilder::JSONRPCResponse(
+                        <JSONRPCResponse as __p::Keyed>::builder_for_key(key)?,
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <JSONRPCRequest as __p::Shape>::score_keys(o),
+            1usize => <JSONRPCNotification as __p::Shape>::score_keys(o),
+            2usize => <JSONRPCResponse as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    <JSONRPCResponse as __p::Keyed>::read::<E>(o)
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <JSONRPCRequest as __p::Shape>::score(&v),
-            <JSONRPCNotification as __p::Shape>::score(&v),
-            <JSONRPCResponse as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
-            Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
-            Some(2usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of JSONRPCMessage matches this value; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -955,6 +1035,9 @@ impl __p::Shape for Result {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &[], &["_meta"], &[])
+    }
 }
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1345,6 +1428,14 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc", "id"],
+            &["method", "params", "id"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1498,6 +1589,14 @@ impl __p::Shape for JSONRPCNotification {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["method", "jsonrpc"],
+            &["method", "params"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1638,6 +1737,14 @@ impl __p::Shape for JSONRPCResultResponse {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "id", "result"],
+            &["id", "result"],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
@@ -1787,6 +1894,14 @@ impl __p::Shape for JSONRPCErrorResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["jsonrpc", "error"],
+            &["id", "error"],
+            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+        )
+    }
 }
 impl __v::Validate for JSONRPCErrorResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -1821,7 +1936,7 @@ impl __v::Validate for JSONRPCErrorResponse {
 }
 /// A response to a request, containing either the result or error.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
     /// [`JSONRPCResultResponse`]
@@ -1867,29 +1982,106 @@ impl __p::Shape for JSONRPCResponse {
             .flatten()
             .max()
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        [
+            <JSONRPCResultResponse as __p::Shape>::score_keys(o),
+            <JSONRPCErrorResponse as __p::Shape>::score_keys(o),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __JSONRPCResponseBuilder {
+    JSONRPCResultResponse(__JSONRPCResultResponseBuilder),
+    JSONRPCErrorResponse(__JSONRPCErrorResponseBuilder),
+}
+impl __p::Builder for __JSONRPCResponseBuilder {
+    type Output = JSONRPCResponse;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __p::Builder::field(b, key, src),
+            Self::JSONRPCErrorResponse(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<JSONRPCResponse, E> {
+        Ok(
+            match self {
+                Self::JSONRPCResultResponse(b) => {
+                    JSONRPCResponse::JSONRPCResultResponse(__p::Builder::finish(b)?)
+                }
+                Self::JSONRPCErrorResponse(b) => {
+                    JSONRPCResponse::JSONRPCErrorResponse(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for JSONRPCResponse {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a JSONRPCResponse object";
+    const NO_MATCH: &'static str = "no variant of JSONRPCResponse matches this value; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)";
+    type Builder = __JSONRPCResponseBuilder;
+    fn builder_for_key(key: &str) -> Option<__JSONRPCResponseBuilder> {
+        match key {
+            "result" => {
+                Some(
+                    __JSONRPCResponseBuilder::JSONRPCResultResponse(
+                        __JSONRPCResultResponseBuilder::default(),
+                    ),
+                )
+            }
+            "error" => {
+                Some(
+                    __JSONRPCResponseBuilder::JSONRPCErrorResponse(
+                        __JSONRPCErrorResponseBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <JSONRPCResultResponse as __p::Shape>::score_keys(o),
+            1usize => <JSONRPCErrorResponse as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCResultResponseBuilder::default())
+                        .map(JSONRPCResponse::JSONRPCResultResponse),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__JSONRPCErrorResponseBuilder::default())
+                        .map(JSONRPCResponse::JSONRPCErrorResponse),
+                )
+            }
+            _ => None,
+        }
+    }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <JSONRPCResultResponse as __p::Shape>::score(&v),
-            <JSONRPCErrorResponse as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(JSONRPCResponse::JSONRPCResultResponse)
-            }
-            Some(1usize) => __p::from_value(v).map(JSONRPCResponse::JSONRPCErrorResponse),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of JSONRPCResponse matches this value; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, JSONRPCResponse>(d)
     }
 }
 impl __v::Validate for JSONRPCResponse {
@@ -3087,6 +3279,14 @@ impl __p::Shape for InitializeResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["protocolVersion", "capabilities", "serverInfo"],
+            &["_meta", "protocolVersion", "capabilities", "serverInfo", "instructions"],
+            &[],
+        )
     }
 }
 impl __v::Validate for InitializeResult {
@@ -6969,6 +7169,9 @@ impl __p::Shape for ListResourcesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["resources"], &["_meta", "nextCursor", "resources"], &[])
+    }
 }
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -7286,6 +7489,14 @@ impl __p::Shape for ListResourceTemplatesResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["resourceTemplates"],
+            &["_meta", "nextCursor", "resourceTemplates"],
+            &[],
+        )
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
@@ -7852,6 +8063,9 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["contents"], &["_meta", "contents"], &[])
+    }
 }
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -7880,7 +8094,7 @@ impl __v::Validate for ReadResourceResult {
 }
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -7927,32 +8141,102 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ReadResourceResultContentsItemBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __ReadResourceResultContentsItemBuilder {
+    type Output = ReadResourceResultContentsItem;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<ReadResourceResultContentsItem, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    ReadResourceResultContentsItem::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    ReadResourceResultContentsItem::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ReadResourceResultContentsItem {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
+    const NO_MATCH: &'static str = "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __ReadResourceResultContentsItemBuilder;
+    fn builder_for_key(key: &str) -> Option<__ReadResourceResultContentsItemBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __ReadResourceResultContentsItemBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v)
-                    .map(ReadResourceResultContentsItem::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -9778,6 +10062,9 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "text"], &["uri", "mimeType", "_meta", "text"], &[])
+    }
 }
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -9944,6 +10231,9 @@ impl __p::Shape for BlobResourceContents {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["uri", "blob"], &["uri", "mimeType", "_meta", "blob"], &[])
     }
 }
 impl __v::Validate for BlobResourceContents {
@@ -10270,6 +10560,9 @@ impl __p::Shape for ListPromptsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
     }
 }
 impl __v::Validate for ListPromptsResult {
@@ -10716,6 +11009,9 @@ impl __p::Shape for GetPromptResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["messages"], &["_meta", "description", "messages"], &[])
     }
 }
 impl __v::Validate for GetPromptResult {
@@ -11786,7 +12082,7 @@ impl __v::Validate for EmbeddedResource {
 }
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -11833,30 +12129,102 @@ impl __p::Shape for EmbeddedResourceResource {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __EmbeddedResourceResourceBuilder {
+    TextResourceContents(__TextResourceContentsBuilder),
+    BlobResourceContents(__BlobResourceContentsBuilder),
+}
+impl __p::Builder for __EmbeddedResourceResourceBuilder {
+    type Output = EmbeddedResourceResource;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::TextResourceContents(b) => __p::Builder::field(b, key, src),
+            Self::BlobResourceContents(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<EmbeddedResourceResource, E> {
+        Ok(
+            match self {
+                Self::TextResourceContents(b) => {
+                    EmbeddedResourceResource::TextResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::BlobResourceContents(b) => {
+                    EmbeddedResourceResource::BlobResourceContents(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for EmbeddedResourceResource {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a EmbeddedResourceResource object";
+    const NO_MATCH: &'static str = "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    type Builder = __EmbeddedResourceResourceBuilder;
+    fn builder_for_key(key: &str) -> Option<__EmbeddedResourceResourceBuilder> {
+        match key {
+            "text" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::TextResourceContents(
+                        __TextResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            "blob" => {
+                Some(
+                    __EmbeddedResourceResourceBuilder::BlobResourceContents(
+                        __BlobResourceContentsBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <TextResourceContents as __p::Shape>::score_keys(o),
+            1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <TextResourceContents as __p::Shape>::score(&v),
-            <BlobResourceContents as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::TextResourceContents)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(EmbeddedResourceResource::BlobResourceContents)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -12292,6 +12660,9 @@ impl __p::Shape for ListToolsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["tools"], &["_meta", "nextCursor", "tools"], &[])
+    }
 }
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -12453,6 +12824,14 @@ impl __p::Shape for CallToolResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["content"],
+            &["_meta", "content", "structuredContent", "isError"],
+            &[],
+        )
     }
 }
 impl __v::Validate for CallToolResult {
@@ -15009,6 +15388,23 @@ impl __p::Shape for GetTaskResult {
             &[],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
+            &[
+                "_meta",
+                "taskId",
+                "status",
+                "statusMessage",
+                "createdAt",
+                "lastUpdatedAt",
+                "ttl",
+                "pollInterval",
+            ],
+            &[],
+        )
+    }
 }
 impl __v::Validate for GetTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -15438,6 +15834,9 @@ impl __p::Shape for GetTaskPayloadResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &[], &["_meta"], &[])
     }
 }
 impl __v::Validate for GetTaskPayloadResult {
@@ -15890,6 +16289,23 @@ impl __p::Shape for CancelTaskResult {
             &[],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
+            &[
+                "_meta",
+                "taskId",
+                "status",
+                "statusMessage",
+                "createdAt",
+                "lastUpdatedAt",
+                "ttl",
+                "pollInterval",
+            ],
+            &[],
+        )
+    }
 }
 impl __v::Validate for CancelTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -16236,6 +16652,9 @@ impl __p::Shape for ListTasksResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tasks"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["tasks"], &["_meta", "nextCursor", "tasks"], &[])
     }
 }
 impl __v::Validate for ListTasksResult {
@@ -18360,6 +18779,14 @@ impl __p::Shape for CreateMessageResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["role", "content", "model"],
+            &["_meta", "role", "content", "model", "stopReason"],
+            &[],
+        )
     }
 }
 impl __v::Validate for CreateMessageResult {
@@ -21343,6 +21770,9 @@ impl __p::Shape for CompleteResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["completion"], &["_meta", "completion"], &[])
+    }
 }
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -22049,6 +22479,9 @@ impl __p::Shape for ListRootsResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["roots"], &["_meta", "roots"], &[])
     }
 }
 impl __v::Validate for ListRootsResult {
@@ -23287,7 +23720,7 @@ impl __v::Validate for ElicitRequest {
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// [`StringSchema`]
@@ -23346,36 +23779,116 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __PrimitiveSchemaDefinitionBuilder {
+    StringSchema(__StringSchemaBuilder),
+    NumberSchema(__NumberSchemaBuilder),
+    BooleanSchema(__BooleanSchemaBuilder),
+    EnumSchema(__EnumSchemaBuilder),
+}
+impl __p::Builder for __PrimitiveSchemaDefinitionBuilder {
+    type Output = PrimitiveSchemaDefinition;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::StringSchema(b) => __p::Builder::field(b, key, src),
+            Self::NumberSchema(b) => __p::Builder::field(b, key, src),
+            Self::BooleanSchema(b) => __p::Builder::field(b, key, src),
+            Self::EnumSchema(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<PrimitiveSchemaDefinition, E> {
+        Ok(
+            match self {
+                Self::StringSchema(b) => {
+                    PrimitiveSchemaDefinition::StringSchema(__p::Builder::finish(b)?)
+                }
+                Self::NumberSchema(b) => {
+                    PrimitiveSchemaDefinition::NumberSchema(__p::Builder::finish(b)?)
+                }
+                Self::BooleanSchema(b) => {
+                    PrimitiveSchemaDefinition::BooleanSchema(__p::Builder::finish(b)?)
+                }
+                Self::EnumSchema(b) => {
+                    PrimitiveSchemaDefinition::EnumSchema(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for PrimitiveSchemaDefinition {
+    const MEMBERS: usize = 4usize;
+    const EXPECTING: &'static str = "a PrimitiveSchemaDefinition object";
+    const NO_MATCH: &'static str = "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)";
+    type Builder = __PrimitiveSchemaDefinitionBuilder;
+    fn builder_for_key(key: &str) -> Option<__PrimitiveSchemaDefinitionBuilder> {
+        match key {
+            "oneOf" => {
+                Some(
+                    __PrimitiveSchemaDefinitionBuilder::EnumSchema(
+                        <EnumSchema as __p::Keyed>::builder_for_key(key)?,
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <StringSchema as __p::Shape>::score_keys(o),
+            1usize => <NumberSchema as __p::Shape>::score_keys(o),
+            2usize => <BooleanSchema as __p::Shape>::score_keys(o),
+            3usize => <EnumSchema as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__StringSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::StringSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__NumberSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::NumberSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__BooleanSchemaBuilder::default())
+                        .map(PrimitiveSchemaDefinition::BooleanSchema),
+                )
+            }
+            3usize => {
+                Some(
+                    <EnumSchema as __p::Keyed>::read::<E>(o)
+                        .map(PrimitiveSchemaDefinition::EnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <StringSchema as __p::Shape>::score(&v),
-            <NumberSchema as __p::Shape>::score(&v),
-            <BooleanSchema as __p::Shape>::score(&v),
-            <EnumSchema as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::StringSchema)
-            }
-            Some(1usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::NumberSchema)
-            }
-            Some(2usize) => {
-                __p::from_value(v).map(PrimitiveSchemaDefinition::BooleanSchema)
-            }
-            Some(3usize) => __p::from_value(v).map(PrimitiveSchemaDefinition::EnumSchema),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of PrimitiveSchemaDefinition matches this value; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, PrimitiveSchemaDefinition>(d)
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
@@ -23524,6 +24037,14 @@ impl __p::Shape for StringSchema {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type"],
+            &["title", "description", "minLength", "maxLength", "format", "default"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
     }
 }
 impl __v::Validate for StringSchema {
@@ -23828,6 +24349,14 @@ impl __p::Shape for NumberSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type"],
+            &["type", "title", "description", "minimum", "maximum", "default"],
+            &[],
+        )
+    }
 }
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -24082,6 +24611,14 @@ impl __p::Shape for BooleanSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type"],
+            &["title", "description", "default"],
+            &[("type", true, __p::Lit::Str("boolean"))],
+        )
+    }
 }
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -24251,6 +24788,14 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
         __p::fits_object(
             v,
             &["type", "enum"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "enum"],
+            &["title", "description", "enum", "default"],
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
@@ -24438,6 +24983,14 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "oneOf"],
+            &["title", "description", "oneOf", "default"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
 }
 impl __v::Validate for TitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -24609,7 +25162,7 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
     /// [`UntitledSingleSelectEnumSchema`]
@@ -24655,33 +25208,112 @@ impl __p::Shape for SingleSelectEnumSchema {
             .flatten()
             .max()
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        [
+            <UntitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            <TitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __SingleSelectEnumSchemaBuilder {
+    UntitledSingleSelectEnumSchema(__UntitledSingleSelectEnumSchemaBuilder),
+    TitledSingleSelectEnumSchema(__TitledSingleSelectEnumSchemaBuilder),
+}
+impl __p::Builder for __SingleSelectEnumSchemaBuilder {
+    type Output = SingleSelectEnumSchema;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+            Self::TitledSingleSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<SingleSelectEnumSchema, E> {
+        Ok(
+            match self {
+                Self::UntitledSingleSelectEnumSchema(b) => {
+                    SingleSelectEnumSchema::UntitledSingleSelectEnumSchema(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::TitledSingleSelectEnumSchema(b) => {
+                    SingleSelectEnumSchema::TitledSingleSelectEnumSchema(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for SingleSelectEnumSchema {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a SingleSelectEnumSchema object";
+    const NO_MATCH: &'static str = "no variant of SingleSelectEnumSchema matches this value; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)";
+    type Builder = __SingleSelectEnumSchemaBuilder;
+    fn builder_for_key(key: &str) -> Option<__SingleSelectEnumSchemaBuilder> {
+        match key {
+            "enum" => {
+                Some(
+                    __SingleSelectEnumSchemaBuilder::UntitledSingleSelectEnumSchema(
+                        __UntitledSingleSelectEnumSchemaBuilder::default(),
+                    ),
+                )
+            }
+            "oneOf" => {
+                Some(
+                    __SingleSelectEnumSchemaBuilder::TitledSingleSelectEnumSchema(
+                        __TitledSingleSelectEnumSchemaBuilder::default(),
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <UntitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            1usize => <TitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__UntitledSingleSelectEnumSchemaBuilder::default())
+                        .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TitledSingleSelectEnumSchemaBuilder::default())
+                        .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
 }
 impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <UntitledSingleSelectEnumSchema as __p::Shape>::score(&v),
-            <TitledSingleSelectEnumSchema as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v)
-                    .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
-            }
-            Some(1usize) => {
-                __p::from_value(v)
-                    .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of SingleSelectEnumSchema matches this value; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, SingleSelectEnumSchema>(d)
     }
 }
 impl __v::Validate for SingleSelectEnumSchema {
@@ -24860,6 +25492,14 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
         __p::fits_object(
             v,
             &["type", "items"],
+            &[("type", true, __p::Lit::Str("array"))],
+        )
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "items"],
+            &["title", "description", "minItems", "maxItems", "items", "default"],
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
@@ -25207,6 +25847,14 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "items"],
+            &["title", "description", "minItems", "maxItems", "items", "default"],
+            &[("type", true, __p::Lit::Str("array"))],
+        )
+    }
 }
 impl __v::Validate for TitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -25505,7 +26153,7 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
     /// [`UntitledMultiSelectEnumSchema`]
@@ -25551,33 +26199,98 @@ impl __p::Shape for MultiSelectEnumSchema {
             .flatten()
             .max()
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        [
+            <UntitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            <TitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __MultiSelectEnumSchemaBuilder {
+    UntitledMultiSelectEnumSchema(__UntitledMultiSelectEnumSchemaBuilder),
+    TitledMultiSelectEnumSchema(__TitledMultiSelectEnumSchemaBuilder),
+}
+impl __p::Builder for __MultiSelectEnumSchemaBuilder {
+    type Output = MultiSelectEnumSchema;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+            Self::TitledMultiSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<MultiSelectEnumSchema, E> {
+        Ok(
+            match self {
+                Self::UntitledMultiSelectEnumSchema(b) => {
+                    MultiSelectEnumSchema::UntitledMultiSelectEnumSchema(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::TitledMultiSelectEnumSchema(b) => {
+                    MultiSelectEnumSchema::TitledMultiSelectEnumSchema(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for MultiSelectEnumSchema {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a MultiSelectEnumSchema object";
+    const NO_MATCH: &'static str = "no variant of MultiSelectEnumSchema matches this value; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)";
+    type Builder = __MultiSelectEnumSchemaBuilder;
+    fn builder_for_key(key: &str) -> Option<__MultiSelectEnumSchemaBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <UntitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            1usize => <TitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__UntitledMultiSelectEnumSchemaBuilder::default())
+                        .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__TitledMultiSelectEnumSchemaBuilder::default())
+                        .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
 }
 impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <UntitledMultiSelectEnumSchema as __p::Shape>::score(&v),
-            <TitledMultiSelectEnumSchema as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => {
-                __p::from_value(v)
-                    .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
-            }
-            Some(1usize) => {
-                __p::from_value(v)
-                    .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
-            }
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of MultiSelectEnumSchema matches this value; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, MultiSelectEnumSchema>(d)
     }
 }
 impl __v::Validate for MultiSelectEnumSchema {
@@ -25744,6 +26457,14 @@ impl __p::Shape for LegacyTitledEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["type", "enum"],
+            &["title", "description", "enum", "enumNames", "default"],
+            &[("type", true, __p::Lit::Str("string"))],
+        )
+    }
 }
 impl __v::Validate for LegacyTitledEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -25799,7 +26520,7 @@ impl __v::Validate for LegacyTitledEnumSchema {
         }
     }
 }
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
     /// [`SingleSelectEnumSchema`]
@@ -25851,29 +26572,111 @@ impl __p::Shape for EnumSchema {
             .flatten()
             .max()
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        [
+            <SingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            <MultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            <LegacyTitledEnumSchema as __p::Shape>::score_keys(o),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __EnumSchemaBuilder {
+    SingleSelectEnumSchema(__SingleSelectEnumSchemaBuilder),
+    MultiSelectEnumSchema(__MultiSelectEnumSchemaBuilder),
+    LegacyTitledEnumSchema(__LegacyTitledEnumSchemaBuilder),
+}
+impl __p::Builder for __EnumSchemaBuilder {
+    type Output = EnumSchema;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+            Self::MultiSelectEnumSchema(b) => __p::Builder::field(b, key, src),
+            Self::LegacyTitledEnumSchema(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<EnumSchema, E> {
+        Ok(
+            match self {
+                Self::SingleSelectEnumSchema(b) => {
+                    EnumSchema::SingleSelectEnumSchema(__p::Builder::finish(b)?)
+                }
+                Self::MultiSelectEnumSchema(b) => {
+                    EnumSchema::MultiSelectEnumSchema(__p::Builder::finish(b)?)
+                }
+                Self::LegacyTitledEnumSchema(b) => {
+                    EnumSchema::LegacyTitledEnumSchema(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for EnumSchema {
+    const MEMBERS: usize = 3usize;
+    const EXPECTING: &'static str = "a EnumSchema object";
+    const NO_MATCH: &'static str = "no variant of EnumSchema matches this value; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)";
+    type Builder = __EnumSchemaBuilder;
+    fn builder_for_key(key: &str) -> Option<__EnumSchemaBuilder> {
+        match key {
+            "oneOf" => {
+                Some(
+                    __EnumSchemaBuilder::SingleSelectEnumSchema(
+                        <SingleSelectEnumSchema as __p::Keyed>::builder_for_key(key)?,
+                    ),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <SingleSelectEnumSchema as __p::Shape>::score_keys(o),
+            1usize => <MultiSelectEnumSchema as __p::Shape>::score_keys(o),
+            2usize => <LegacyTitledEnumSchema as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    <SingleSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                        .map(EnumSchema::SingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    <MultiSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                        .map(EnumSchema::MultiSelectEnumSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__LegacyTitledEnumSchemaBuilder::default())
+                        .map(EnumSchema::LegacyTitledEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
 }
 impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <SingleSelectEnumSchema as __p::Shape>::score(&v),
-            <MultiSelectEnumSchema as __p::Shape>::score(&v),
-            <LegacyTitledEnumSchema as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(EnumSchema::SingleSelectEnumSchema),
-            Some(1usize) => __p::from_value(v).map(EnumSchema::MultiSelectEnumSchema),
-            Some(2usize) => __p::from_value(v).map(EnumSchema::LegacyTitledEnumSchema),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of EnumSchema matches this value; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, EnumSchema>(d)
     }
 }
 impl __v::Validate for EnumSchema {
@@ -26015,6 +26818,9 @@ impl __p::Shape for ElicitResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["action"], &["_meta", "action", "content"], &[])
     }
 }
 impl __v::Validate for ElicitResult {
@@ -27289,7 +28095,7 @@ impl __v::Validate for ClientNotification {
 }
 /// Marked `@internal` in the schema.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -27372,38 +28178,160 @@ impl __p::Shape for ClientResult {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ClientResultBuilder {
+    EmptyResult(__ResultBuilder),
+    CreateMessageResult(__CreateMessageResultBuilder),
+    ListRootsResult(__ListRootsResultBuilder),
+    ElicitResult(__ElicitResultBuilder),
+    GetTaskResult(__GetTaskResultBuilder),
+    GetTaskPayloadResult(__GetTaskPayloadResultBuilder),
+    ListTasksResult(__ListTasksResultBuilder),
+    CancelTaskResult(__CancelTaskResultBuilder),
+}
+impl __p::Builder for __ClientResultBuilder {
+    type Output = ClientResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+            Self::CreateMessageResult(b) => __p::Builder::field(b, key, src),
+            Self::ListRootsResult(b) => __p::Builder::field(b, key, src),
+            Self::ElicitResult(b) => __p::Builder::field(b, key, src),
+            Self::GetTaskResult(b) => __p::Builder::field(b, key, src),
+            Self::GetTaskPayloadResult(b) => __p::Builder::field(b, key, src),
+            Self::ListTasksResult(b) => __p::Builder::field(b, key, src),
+            Self::CancelTaskResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ClientResult, E> {
+        Ok(
+            match self {
+                Self::EmptyResult(b) => {
+                    ClientResult::EmptyResult(__p::Builder::finish(b)?)
+                }
+                Self::CreateMessageResult(b) => {
+                    ClientResult::CreateMessageResult(__p::Builder::finish(b)?)
+                }
+                Self::ListRootsResult(b) => {
+                    ClientResult::ListRootsResult(__p::Builder::finish(b)?)
+                }
+                Self::ElicitResult(b) => {
+                    ClientResult::ElicitResult(__p::Builder::finish(b)?)
+                }
+                Self::GetTaskResult(b) => {
+                    ClientResult::GetTaskResult(__p::Builder::finish(b)?)
+                }
+                Self::GetTaskPayloadResult(b) => {
+                    ClientResult::GetTaskPayloadResult(__p::Builder::finish(b)?)
+                }
+                Self::ListTasksResult(b) => {
+                    ClientResult::ListTasksResult(__p::Builder::finish(b)?)
+                }
+                Self::CancelTaskResult(b) => {
+                    ClientResult::CancelTaskResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ClientResult {
+    const MEMBERS: usize = 8usize;
+    const EXPECTING: &'static str = "a ClientResult object";
+    const NO_MATCH: &'static str = "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)";
+    type Builder = __ClientResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__ClientResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            1usize => <CreateMessageResult as __p::Shape>::score_keys(o),
+            2usize => <ListRootsResult as __p::Shape>::score_keys(o),
+            3usize => <ElicitResult as __p::Shape>::score_keys(o),
+            4usize => <GetTaskResult as __p::Shape>::score_keys(o),
+            5usize => <GetTaskPayloadResult as __p::Shape>::score_keys(o),
+            6usize => <ListTasksResult as __p::Shape>::score_keys(o),
+            7usize => <CancelTaskResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ResultBuilder::default())
+                        .map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ElicitResultBuilder::default())
+                        .map(ClientResult::ElicitResult),
+                )
+            }
+            4usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__GetTaskResultBuilder::default())
+                        .map(ClientResult::GetTaskResult),
+                )
+            }
+            5usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__GetTaskPayloadResultBuilder::default())
+                        .map(ClientResult::GetTaskPayloadResult),
+                )
+            }
+            6usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListTasksResultBuilder::default())
+                        .map(ClientResult::ListTasksResult),
+                )
+            }
+            7usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CancelTaskResultBuilder::default())
+                        .map(ClientResult::CancelTaskResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <EmptyResult as __p::Shape>::score(&v),
-            <CreateMessageResult as __p::Shape>::score(&v),
-            <ListRootsResult as __p::Shape>::score(&v),
-            <ElicitResult as __p::Shape>::score(&v),
-            <GetTaskResult as __p::Shape>::score(&v),
-            <GetTaskPayloadResult as __p::Shape>::score(&v),
-            <ListTasksResult as __p::Shape>::score(&v),
-            <CancelTaskResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(ClientResult::EmptyResult),
-            Some(1usize) => __p::from_value(v).map(ClientResult::CreateMessageResult),
-            Some(2usize) => __p::from_value(v).map(ClientResult::ListRootsResult),
-            Some(3usize) => __p::from_value(v).map(ClientResult::ElicitResult),
-            Some(4usize) => __p::from_value(v).map(ClientResult::GetTaskResult),
-            Some(5usize) => __p::from_value(v).map(ClientResult::GetTaskPayloadResult),
-            Some(6usize) => __p::from_value(v).map(ClientResult::ListTasksResult),
-            Some(7usize) => __p::from_value(v).map(ClientResult::CancelTaskResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ClientResult matches this value; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ClientResult>(d)
     }
 }
 impl __v::Validate for ClientResult {
@@ -28039,7 +28967,7 @@ impl __v::Validate for ServerNotification {
 }
 /// Marked `@internal` in the schema.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -28158,52 +29086,238 @@ impl __p::Shape for ServerResult {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __ServerResultBuilder {
+    EmptyResult(__ResultBuilder),
+    InitializeResult(__InitializeResultBuilder),
+    CompleteResult(__CompleteResultBuilder),
+    GetPromptResult(__GetPromptResultBuilder),
+    ListPromptsResult(__ListPromptsResultBuilder),
+    ListResourceTemplatesResult(__ListResourceTemplatesResultBuilder),
+    ListResourcesResult(__ListResourcesResultBuilder),
+    ReadResourceResult(__ReadResourceResultBuilder),
+    CallToolResult(__CallToolResultBuilder),
+    ListToolsResult(__ListToolsResultBuilder),
+    GetTaskResult(__GetTaskResultBuilder),
+    GetTaskPayloadResult(__GetTaskPayloadResultBuilder),
+    ListTasksResult(__ListTasksResultBuilder),
+    CancelTaskResult(__CancelTaskResultBuilder),
+}
+impl __p::Builder for __ServerResultBuilder {
+    type Output = ServerResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+            Self::InitializeResult(b) => __p::Builder::field(b, key, src),
+            Self::CompleteResult(b) => __p::Builder::field(b, key, src),
+            Self::GetPromptResult(b) => __p::Builder::field(b, key, src),
+            Self::ListPromptsResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourceTemplatesResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourcesResult(b) => __p::Builder::field(b, key, src),
+            Self::ReadResourceResult(b) => __p::Builder::field(b, key, src),
+            Self::CallToolResult(b) => __p::Builder::field(b, key, src),
+            Self::ListToolsResult(b) => __p::Builder::field(b, key, src),
+            Self::GetTaskResult(b) => __p::Builder::field(b, key, src),
+            Self::GetTaskPayloadResult(b) => __p::Builder::field(b, key, src),
+            Self::ListTasksResult(b) => __p::Builder::field(b, key, src),
+            Self::CancelTaskResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ServerResult, E> {
+        Ok(
+            match self {
+                Self::EmptyResult(b) => {
+                    ServerResult::EmptyResult(__p::Builder::finish(b)?)
+                }
+                Self::InitializeResult(b) => {
+                    ServerResult::InitializeResult(__p::Builder::finish(b)?)
+                }
+                Self::CompleteResult(b) => {
+                    ServerResult::CompleteResult(__p::Builder::finish(b)?)
+                }
+                Self::GetPromptResult(b) => {
+                    ServerResult::GetPromptResult(__p::Builder::finish(b)?)
+                }
+                Self::ListPromptsResult(b) => {
+                    ServerResult::ListPromptsResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourceTemplatesResult(b) => {
+                    ServerResult::ListResourceTemplatesResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourcesResult(b) => {
+                    ServerResult::ListResourcesResult(__p::Builder::finish(b)?)
+                }
+                Self::ReadResourceResult(b) => {
+                    ServerResult::ReadResourceResult(__p::Builder::finish(b)?)
+                }
+                Self::CallToolResult(b) => {
+                    ServerResult::CallToolResult(__p::Builder::finish(b)?)
+                }
+                Self::ListToolsResult(b) => {
+                    ServerResult::ListToolsResult(__p::Builder::finish(b)?)
+                }
+                Self::GetTaskResult(b) => {
+                    ServerResult::GetTaskResult(__p::Builder::finish(b)?)
+                }
+                Self::GetTaskPayloadResult(b) => {
+                    ServerResult::GetTaskPayloadResult(__p::Builder::finish(b)?)
+                }
+                Self::ListTasksResult(b) => {
+                    ServerResult::ListTasksResult(__p::Builder::finish(b)?)
+                }
+                Self::CancelTaskResult(b) => {
+                    ServerResult::CancelTaskResult(__p::Builder::finish(b)?)
+                }
+            },
+        )
+    }
+}
+impl __p::Keyed for ServerResult {
+    const MEMBERS: usize = 14usize;
+    const EXPECTING: &'static str = "a ServerResult object";
+    const NO_MATCH: &'static str = "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)";
+    type Builder = __ServerResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__ServerResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            1usize => <InitializeResult as __p::Shape>::score_keys(o),
+            2usize => <CompleteResult as __p::Shape>::score_keys(o),
+            3usize => <GetPromptResult as __p::Shape>::score_keys(o),
+            4usize => <ListPromptsResult as __p::Shape>::score_keys(o),
+            5usize => <ListResourceTemplatesResult as __p::Shape>::score_keys(o),
+            6usize => <ListResourcesResult as __p::Shape>::score_keys(o),
+            7usize => <ReadResourceResult as __p::Shape>::score_keys(o),
+            8usize => <CallToolResult as __p::Shape>::score_keys(o),
+            9usize => <ListToolsResult as __p::Shape>::score_keys(o),
+            10usize => <GetTaskResult as __p::Shape>::score_keys(o),
+            11usize => <GetTaskPayloadResult as __p::Shape>::score_keys(o),
+            12usize => <ListTasksResult as __p::Shape>::score_keys(o),
+            13usize => <CancelTaskResult as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ResultBuilder::default())
+                        .map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__InitializeResultBuilder::default())
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            10usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__GetTaskResultBuilder::default())
+                        .map(ServerResult::GetTaskResult),
+                )
+            }
+            11usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__GetTaskPayloadResultBuilder::default())
+                        .map(ServerResult::GetTaskPayloadResult),
+                )
+            }
+            12usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__ListTasksResultBuilder::default())
+                        .map(ServerResult::ListTasksResult),
+                )
+            }
+            13usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CancelTaskResultBuilder::default())
+                        .map(ServerResult::CancelTaskResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <EmptyResult as __p::Shape>::score(&v),
-            <InitializeResult as __p::Shape>::score(&v),
-            <CompleteResult as __p::Shape>::score(&v),
-            <GetPromptResult as __p::Shape>::score(&v),
-            <ListPromptsResult as __p::Shape>::score(&v),
-            <ListResourceTemplatesResult as __p::Shape>::score(&v),
-            <ListResourcesResult as __p::Shape>::score(&v),
-            <ReadResourceResult as __p::Shape>::score(&v),
-            <CallToolResult as __p::Shape>::score(&v),
-            <ListToolsResult as __p::Shape>::score(&v),
-            <GetTaskResult as __p::Shape>::score(&v),
-            <GetTaskPayloadResult as __p::Shape>::score(&v),
-            <ListTasksResult as __p::Shape>::score(&v),
-            <CancelTaskResult as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(ServerResult::EmptyResult),
-            Some(1usize) => __p::from_value(v).map(ServerResult::InitializeResult),
-            Some(2usize) => __p::from_value(v).map(ServerResult::CompleteResult),
-            Some(3usize) => __p::from_value(v).map(ServerResult::GetPromptResult),
-            Some(4usize) => __p::from_value(v).map(ServerResult::ListPromptsResult),
-            Some(5usize) => {
-                __p::from_value(v).map(ServerResult::ListResourceTemplatesResult)
-            }
-            Some(6usize) => __p::from_value(v).map(ServerResult::ListResourcesResult),
-            Some(7usize) => __p::from_value(v).map(ServerResult::ReadResourceResult),
-            Some(8usize) => __p::from_value(v).map(ServerResult::CallToolResult),
-            Some(9usize) => __p::from_value(v).map(ServerResult::ListToolsResult),
-            Some(10usize) => __p::from_value(v).map(ServerResult::GetTaskResult),
-            Some(11usize) => __p::from_value(v).map(ServerResult::GetTaskPayloadResult),
-            Some(12usize) => __p::from_value(v).map(ServerResult::ListTasksResult),
-            Some(13usize) => __p::from_value(v).map(ServerResult::CancelTaskResult),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of ServerResult matches this value; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, ServerResult>(d)
     }
 }
 impl __v::Validate for ServerResult {

@@ -18,6 +18,8 @@ pub(super) struct Ctx<'a> {
     pub(super) module: &'a Module,
     /// Names the module's docs can link to.
     pub(super) linkable: BTreeSet<String>,
+    /// Types that are members of a keyed union somewhere, so need a key-only score.
+    pub(super) scored: BTreeSet<TypeRef>,
 }
 
 pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStream {
@@ -25,7 +27,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStrea
     for (_, names) in &module.uses {
         linkable.extend(names.iter().cloned());
     }
-    let cx = Ctx { space, config, module, linkable };
+    let cx = Ctx { space, config, module, linkable, scored: super::keyed::scored_members(space) };
     let title = format!(" {}", module.title);
     let label = config.modules.iter().find(|m| m.name == module.name).map(|m| m.label().to_string()).unwrap_or_default();
     let source = format!(" Generated from `{}` (pinned in `schema/pins.toml`).", module.source);
@@ -121,7 +123,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A path to a named type from inside this module.
-    fn type_path(&self, r: &TypeRef, builder: bool) -> TokenStream {
+    pub(super) fn type_path(&self, r: &TypeRef, builder: bool) -> TokenStream {
         let ident = if builder { builder_ident(&r.name) } else { type_ident(&r.name) };
         if r.module == self.module.name {
             quote! { #ident }
@@ -212,7 +214,7 @@ impl<'a> Ctx<'a> {
     }
 
 /// Whether a value of `ty` contains a `target` without a `Vec` or map in between, so that it needs a `Box`.
-    fn contains_by_value(&self, ty: &Ty, target: &TypeRef, seen: &mut BTreeSet<TypeRef>) -> bool {
+    pub(super) fn contains_by_value(&self, ty: &Ty, target: &TypeRef, seen: &mut BTreeSet<TypeRef>) -> bool {
         match ty {
             Ty::Named(r) => {
                 if r == target {
@@ -265,6 +267,7 @@ impl<'a> Ctx<'a> {
         let name_str = &item.name;
         let builder = builder_ident(&item.name);
         let typed_rest = !matches!(s.rest, Ty::Value);
+        let score_keys = self.struct_score_keys(item, s);
         let rest_ty = if typed_rest {
             let t = self.rust_ty(&s.rest);
             quote! { BTreeMap<String, #t> }
@@ -476,6 +479,7 @@ impl<'a> Ctx<'a> {
                 fn fits(v: &serde_json::Value) -> Option<u32> {
                     __p::fits_object(v, &[#(#required_keys),*], &[#(#score_lits),*])
                 }
+                #score_keys
             }
         }
     }
@@ -621,6 +625,7 @@ impl<'a> Ctx<'a> {
                 }
                 s
             }
+            Dispatch::Shape if super::keyed::eligible(self.space, u) => "Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.".to_string(),
             Dispatch::Shape => "Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.".to_string(),
         };
         if !lines.is_empty() {
@@ -641,6 +646,7 @@ impl<'a> Ctx<'a> {
         };
         let unknown_ser = if has_unknown { quote! { Self::Unknown(v) => serde::Serialize::serialize(v, s), } } else { quote! {} };
         let unknown_name = if has_unknown { quote! { Self::Unknown(_) => "Unknown", } } else { quote! {} };
+        let score_keys = self.union_score_keys(item, u);
         let de = match &u.dispatch {
             Dispatch::Tag(t) => self.tagged_impl(item, u, t, has_unknown),
             Dispatch::Kind => self.kind_impl(item, u),
@@ -680,6 +686,7 @@ impl<'a> Ctx<'a> {
                 fn fits(v: &serde_json::Value) -> Option<u32> {
                     [#( <#vtys as __p::Shape>::fits(v) ),*].into_iter().flatten().max()
                 }
+                #score_keys
             }
 
             #de
@@ -915,6 +922,9 @@ impl<'a> Ctx<'a> {
         let idx: Vec<usize> = (0..u.variants.len()).collect();
         let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
         let msg = format!("no variant of {} matches this value; expected {expected}", item.name);
+        if super::keyed::eligible(self.space, u) {
+            return self.keyed_impl(item, u, &msg);
+        }
         quote! {
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {

@@ -77,7 +77,8 @@ name = "mcp_schema"
 [dependencies]
 serde = {{ workspace = true }}
 # float_roundtrip: floats are read exactly, so writing them back gives the same number.
-serde_json = {{ workspace = true, features = ["float_roundtrip"] }}
+# raw_value: unions decided by keys keep values as JSON text, not trees, until decided.
+serde_json = {{ workspace = true, features = ["float_roundtrip", "raw_value"] }}
 base64 = "0.22"
 
 [features]

@@ -2,6 +2,7 @@
 
 mod docs;
 mod items;
+mod keyed;
 mod validate;
 mod manifest;
 

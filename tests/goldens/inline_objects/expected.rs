@@ -88,6 +88,9 @@ impl __p::Shape for Circle {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["radius"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["radius"], &["radius"], &[])
+    }
 }
 impl __v::Validate for Circle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -182,6 +185,9 @@ impl __p::Shape for Square {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["side"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["side"], &["side"], &[])
     }
 }
 impl __v::Validate for Square {
@@ -581,7 +587,7 @@ impl __v::Validate for DrawingCanvas {
 }
 /// The inline type of [`Drawing`]`.shapes[]`.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DrawingShapesItem {
     /// [`Circle`]
@@ -622,26 +628,86 @@ impl __p::Shape for DrawingShapesItem {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __DrawingShapesItemBuilder {
+    Circle(__CircleBuilder),
+    Square(__SquareBuilder),
+}
+impl __p::Builder for __DrawingShapesItemBuilder {
+    type Output = DrawingShapesItem;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::Circle(b) => __p::Builder::field(b, key, src),
+            Self::Square(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(
+        self,
+    ) -> ::core::result::Result<DrawingShapesItem, E> {
+        Ok(
+            match self {
+                Self::Circle(b) => DrawingShapesItem::Circle(__p::Builder::finish(b)?),
+                Self::Square(b) => DrawingShapesItem::Square(__p::Builder::finish(b)?),
+            },
+        )
+    }
+}
+impl __p::Keyed for DrawingShapesItem {
+    const MEMBERS: usize = 2usize;
+    const EXPECTING: &'static str = "a DrawingShapesItem object";
+    const NO_MATCH: &'static str = "no variant of DrawingShapesItem matches this value; expected Circle (with `radius`); Square (with `side`)";
+    type Builder = __DrawingShapesItemBuilder;
+    fn builder_for_key(key: &str) -> Option<__DrawingShapesItemBuilder> {
+        match key {
+            "radius" => {
+                Some(__DrawingShapesItemBuilder::Circle(__CircleBuilder::default()))
+            }
+            "side" => {
+                Some(__DrawingShapesItemBuilder::Square(__SquareBuilder::default()))
+            }
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <Circle as __p::Shape>::score_keys(o),
+            1usize => <Square as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__CircleBuilder::default())
+                        .map(DrawingShapesItem::Circle),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__SquareBuilder::default())
+                        .map(DrawingShapesItem::Square),
+                )
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for DrawingShapesItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <Circle as __p::Shape>::score(&v),
-            <Square as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(DrawingShapesItem::Circle),
-            Some(1usize) => __p::from_value(v).map(DrawingShapesItem::Square),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of DrawingShapesItem matches this value; expected Circle (with `radius`); Square (with `side`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, DrawingShapesItem>(d)
     }
 }
 impl __v::Validate for DrawingShapesItem {

@@ -99,6 +99,9 @@ impl __p::Shape for ByName {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["name"], &["name", "exact"], &[])
+    }
 }
 impl __v::Validate for ByName {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -201,6 +204,9 @@ impl __p::Shape for ByCode {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code"], &[])
+    }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["code"], &["code"], &[])
     }
 }
 impl __v::Validate for ByCode {
@@ -306,6 +312,9 @@ impl __p::Shape for ByRange {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["from", "to"], &[])
     }
+    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+        __p::score_keys(o, &["from", "to"], &["from", "to"], &[])
+    }
 }
 impl __v::Validate for ByRange {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -331,7 +340,7 @@ impl __v::Validate for ByRange {
 }
 /// No shared tag: the keys present decide.
 ///
-/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup {
     /// [`ByName`]
@@ -384,28 +393,81 @@ impl __p::Shape for Lookup {
             .max()
     }
 }
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __LookupBuilder {
+    ByName(__ByNameBuilder),
+    ByCode(__ByCodeBuilder),
+    ByRange(__ByRangeBuilder),
+}
+impl __p::Builder for __LookupBuilder {
+    type Output = Lookup;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::ByName(b) => __p::Builder::field(b, key, src),
+            Self::ByCode(b) => __p::Builder::field(b, key, src),
+            Self::ByRange(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Lookup, E> {
+        Ok(
+            match self {
+                Self::ByName(b) => Lookup::ByName(__p::Builder::finish(b)?),
+                Self::ByCode(b) => Lookup::ByCode(__p::Builder::finish(b)?),
+                Self::ByRange(b) => Lookup::ByRange(__p::Builder::finish(b)?),
+            },
+        )
+    }
+}
+impl __p::Keyed for Lookup {
+    const MEMBERS: usize = 3usize;
+    const EXPECTING: &'static str = "a Lookup object";
+    const NO_MATCH: &'static str = "no variant of Lookup matches this value; expected ByName (with `name`); ByCode (with `code`); ByRange (with `from`, `to`)";
+    type Builder = __LookupBuilder;
+    fn builder_for_key(key: &str) -> Option<__LookupBuilder> {
+        match key {
+            "name" => Some(__LookupBuilder::ByName(__ByNameBuilder::default())),
+            "code" => Some(__LookupBuilder::ByCode(__ByCodeBuilder::default())),
+            "from" => Some(__LookupBuilder::ByRange(__ByRangeBuilder::default())),
+            "to" => Some(__LookupBuilder::ByRange(__ByRangeBuilder::default())),
+            _ => None,
+        }
+    }
+    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+        match member {
+            0usize => <ByName as __p::Shape>::score_keys(o),
+            1usize => <ByCode as __p::Shape>::score_keys(o),
+            2usize => <ByRange as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(o.feed::<_, E>(__ByNameBuilder::default()).map(Lookup::ByName))
+            }
+            1usize => {
+                Some(o.feed::<_, E>(__ByCodeBuilder::default()).map(Lookup::ByCode))
+            }
+            2usize => {
+                Some(o.feed::<_, E>(__ByRangeBuilder::default()).map(Lookup::ByRange))
+            }
+            _ => None,
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for Lookup {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <ByName as __p::Shape>::score(&v),
-            <ByCode as __p::Shape>::score(&v),
-            <ByRange as __p::Shape>::score(&v),
-        ];
-        match __p::best(&scores) {
-            Some(0usize) => __p::from_value(v).map(Lookup::ByName),
-            Some(1usize) => __p::from_value(v).map(Lookup::ByCode),
-            Some(2usize) => __p::from_value(v).map(Lookup::ByRange),
-            _ => {
-                Err(
-                    <D::Error as serde::de::Error>::custom(
-                        "no variant of Lookup matches this value; expected ByName (with `name`); ByCode (with `code`); ByRange (with `from`, `to`)",
-                    ),
-                )
-            }
-        }
+        __p::deserialize_keyed::<D, Lookup>(d)
     }
 }
 impl __v::Validate for Lookup {

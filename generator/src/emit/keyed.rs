@@ -1,0 +1,304 @@
+//! Unions decided by the keys present, read without a `serde_json::Value` buffer.
+//!
+//! Such a union gets a builder over its members' builders (see `__p::Keyed`). Two
+//! questions are answered here, at generation time: which keys decide a member on
+//! their own, and which structs need a key-only score.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::items::{lit_tokens, Ctx};
+use crate::ir::*;
+use crate::names::builder_ident;
+
+/// Nesting of unions inside unions is shallow in every schema; this bounds the recursion.
+const DEPTH: usize = 8;
+
+/// What one member of a keyed union is, as far as reading goes.
+enum Member<'a> {
+    Struct(&'a Item, &'a Struct),
+    Tagged(&'a Item),
+    Keyed(&'a Item, &'a Union),
+}
+
+fn member<'a>(space: &'a TypeSpace, ty: &Ty, depth: usize) -> Option<Member<'a>> {
+    if let Some((item, s)) = space.struct_of(ty) {
+        return Some(Member::Struct(item, s));
+    }
+    let (item, u) = space.union_of(ty)?;
+    match &u.dispatch {
+        Dispatch::Tag(_) => Some(Member::Tagged(item)),
+        Dispatch::Shape if eligible_at(space, u, depth + 1) => Some(Member::Keyed(item, u)),
+        _ => None,
+    }
+}
+
+/// Whether a keys-decided union can be read through builders: every member is an
+/// object type with one (a struct, a tagged union, or such a union again).
+pub(super) fn eligible(space: &TypeSpace, u: &Union) -> bool {
+    eligible_at(space, u, 0)
+}
+
+fn eligible_at(space: &TypeSpace, u: &Union, depth: usize) -> bool {
+    depth < DEPTH && u.dispatch == Dispatch::Shape && u.variants.iter().all(|v| member(space, &v.ty, depth).is_some())
+}
+
+/// Every struct and union that is a member, at any depth, of a keyed union: these
+/// get a key-only score.
+pub(super) fn scored_members(space: &TypeSpace) -> BTreeSet<TypeRef> {
+    let mut out = BTreeSet::new();
+    for m in &space.modules {
+        for item in &m.items {
+            if let ItemKind::Union(u) = &item.kind {
+                if eligible(space, u) {
+                    collect(space, u, &mut out, 0);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn collect(space: &TypeSpace, u: &Union, out: &mut BTreeSet<TypeRef>, depth: usize) {
+    if depth >= DEPTH {
+        return;
+    }
+    for v in &u.variants {
+        let Ty::Named(r) = space.deref(&v.ty) else { continue };
+        if !out.insert(r.clone()) {
+            continue;
+        }
+        if let Some((_, inner)) = space.union_of(&v.ty) {
+            collect(space, inner, out, depth + 1);
+        }
+    }
+}
+
+/// The keys a type names; `None` when it takes any key with a typed value (an index
+/// signature), so that no key can rule it out.
+fn known_keys(space: &TypeSpace, ty: &Ty, depth: usize) -> Option<BTreeSet<String>> {
+    if depth >= DEPTH {
+        return None;
+    }
+    if let Some((_, s)) = space.struct_of(ty) {
+        if s.rest != Ty::Value {
+            return None;
+        }
+        return Some(s.fields.iter().filter(|f| !f.never).map(|f| f.name.clone()).collect());
+    }
+    let (_, u) = space.union_of(ty)?;
+    let mut all = BTreeSet::new();
+    for v in &u.variants {
+        all.extend(known_keys(space, &v.ty, depth + 1)?);
+    }
+    Some(all)
+}
+
+/// Whether a type reads every JSON object (nothing required, unknown keys kept as values).
+fn takes_any_object(space: &TypeSpace, ty: &Ty, depth: usize) -> bool {
+    if depth >= DEPTH {
+        return false;
+    }
+    if let Some((_, s)) = space.struct_of(ty) {
+        return s.rest == Ty::Value && s.fields.iter().all(|f| f.optional || f.never);
+    }
+    match space.union_of(ty) {
+        Some((_, u)) => match &u.dispatch {
+            Dispatch::Tag(t) => t.on_absent.is_some_and(|i| takes_any_object(space, &u.variants[i].ty, depth + 1)),
+            _ => u.variants.iter().any(|v| takes_any_object(space, &v.ty, depth + 1)),
+        },
+        None => false,
+    }
+}
+
+/// Keys that decide a member on their own: required by it (or deciding inside it, for
+/// a nested keyed union) and named by no other member. None at all when some member
+/// takes any object: there, a member that cannot read the values must leave the
+/// object to the catch-all, so the object is kept until its end.
+fn deciding_keys(space: &TypeSpace, u: &Union, depth: usize) -> Vec<(String, usize)> {
+    if depth >= DEPTH || u.variants.iter().any(|v| takes_any_object(space, &v.ty, depth)) {
+        return Vec::new();
+    }
+    let known: Vec<Option<BTreeSet<String>>> = u.variants.iter().map(|v| known_keys(space, &v.ty, depth)).collect();
+    let mut out = Vec::new();
+    for (i, v) in u.variants.iter().enumerate() {
+        let candidates: Vec<String> = match member(space, &v.ty, depth) {
+            Some(Member::Struct(_, s)) => s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| f.name.clone()).collect(),
+            Some(Member::Keyed(_, inner)) => deciding_keys(space, inner, depth + 1).into_iter().map(|(k, _)| k).collect(),
+            // A tagged member needs its tag before it has a builder.
+            Some(Member::Tagged(_)) | None => Vec::new(),
+        };
+        for key in candidates {
+            let named_elsewhere = known.iter().enumerate().any(|(j, k)| j != i && k.as_ref().is_none_or(|k| k.contains(&key)));
+            if !named_elsewhere && !out.iter().any(|(k, _)| *k == key) {
+                out.push((key, i));
+            }
+        }
+    }
+    out
+}
+
+impl Ctx<'_> {
+    /// `score_keys` for a struct that is a member of a keyed union.
+    pub(super) fn struct_score_keys(&self, item: &Item, s: &Struct) -> TokenStream {
+        if !self.scored.contains(&TypeRef { module: self.module.name.clone(), name: item.name.clone() }) {
+            return quote! {};
+        }
+        let live = || s.fields.iter().filter(|f| !f.never);
+        let required: Vec<&str> = live().filter(|f| !f.optional).map(|f| f.name.as_str()).collect();
+        let known: Vec<&str> = live().filter(|f| f.literal.is_none()).map(|f| f.name.as_str()).collect();
+        let lits: Vec<TokenStream> = live()
+            .filter_map(|f| {
+                let l = lit_tokens(f.literal.as_ref()?);
+                let (wire, must) = (&f.name, !f.optional);
+                Some(quote! { (#wire, #must, #l) })
+            })
+            .collect();
+        quote! {
+            fn score_keys(o: &__p::RawObject) -> Option<u32> {
+                __p::score_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*])
+            }
+        }
+    }
+
+    /// `score_keys` for a union that is a member of a keyed union: its best member's.
+    pub(super) fn union_score_keys(&self, item: &Item, u: &Union) -> TokenStream {
+        if !self.scored.contains(&TypeRef { module: self.module.name.clone(), name: item.name.clone() }) {
+            return quote! {};
+        }
+        let vtys: Vec<TokenStream> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
+        quote! {
+            fn score_keys(o: &__p::RawObject) -> Option<u32> {
+                [#( <#vtys as __p::Shape>::score_keys(o) ),*].into_iter().flatten().max()
+            }
+        }
+    }
+
+    /// The builder, `Keyed` impl and `Deserialize` of a keyed union.
+    pub(super) fn keyed_impl(&self, item: &Item, u: &Union, no_match: &str) -> TokenStream {
+        let name = format_ident!("{}", item.name);
+        let builder = builder_ident(&item.name);
+        let me = TypeRef { module: self.module.name.clone(), name: item.name.clone() };
+        let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
+        let members: Vec<Member> = u.variants.iter().map(|v| member(self.space, &v.ty, 0).expect("eligible union")).collect();
+        let vbuilders: Vec<TokenStream> = members
+            .iter()
+            .map(|m| match m {
+                Member::Struct(i, _) | Member::Tagged(i) | Member::Keyed(i, _) => {
+                    self.type_path(&TypeRef { module: self.module_of(i), name: i.name.clone() }, true)
+                }
+            })
+            .collect();
+        let inner_tys: Vec<TokenStream> = u.variants.iter().map(|v| self.rust_ty(&v.ty)).collect();
+        let finishes: Vec<TokenStream> = u
+            .variants
+            .iter()
+            .map(|v| {
+                if self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+                    quote! { Box::new(__p::Builder::finish(b)?) }
+                } else {
+                    quote! { __p::Builder::finish(b)? }
+                }
+            })
+            .collect();
+        let deciding = deciding_keys(self.space, u, 0).into_iter().map(|(key, i)| {
+            let v = &vnames[i];
+            let make = match &members[i] {
+                Member::Keyed(..) => {
+                    let t = &inner_tys[i];
+                    quote! { <#t as __p::Keyed>::builder_for_key(key)? }
+                }
+                _ => {
+                    let b = &vbuilders[i];
+                    quote! { #b::default() }
+                }
+            };
+            quote! { #key => Some(#builder::#v(#make)), }
+        });
+        let scores = u.variants.iter().enumerate().map(|(i, v)| {
+            let t = self.member_ty(&item.name, &v.ty);
+            quote! { #i => <#t as __p::Shape>::score_keys(o), }
+        });
+        let reads = members.iter().enumerate().map(|(i, m)| {
+            let v = &vnames[i];
+            let t = &inner_tys[i];
+            let b = &vbuilders[i];
+            let wrap = if self.contains_by_value(&u.variants[i].ty, &me, &mut BTreeSet::new()) {
+                quote! { |m| #name::#v(Box::new(m)) }
+            } else {
+                quote! { #name::#v }
+            };
+            let read = match m {
+                Member::Struct(..) => quote! { Some(o.feed::<_, E>(#b::default()).map(#wrap)) },
+                Member::Tagged(_) => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed::<_, E>(b).map(#wrap)) },
+                Member::Keyed(..) => quote! { Some(<#t as __p::Keyed>::read::<E>(o).map(#wrap)) },
+            };
+            quote! { #i => #read, }
+        });
+        let n = u.variants.len();
+        let expecting = format!("a {} object", item.name);
+        quote! {
+            #[doc(hidden)]
+            /// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+            pub enum #builder {
+                #( #vnames(#vbuilders), )*
+            }
+
+            impl __p::Builder for #builder {
+                type Output = #name;
+                fn field<'de, S: __p::FieldSource<'de>>(&mut self, key: __p::Key<'de>, src: S) -> ::core::result::Result<(), S::Error> {
+                    match self {
+                        #( Self::#vnames(b) => __p::Builder::field(b, key, src), )*
+                    }
+                }
+                fn finish<E: serde::de::Error>(self) -> ::core::result::Result<#name, E> {
+                    Ok(match self {
+                        #( Self::#vnames(b) => #name::#vnames(#finishes), )*
+                    })
+                }
+            }
+
+            impl __p::Keyed for #name {
+                const MEMBERS: usize = #n;
+                const EXPECTING: &'static str = #expecting;
+                const NO_MATCH: &'static str = #no_match;
+                type Builder = #builder;
+                fn builder_for_key(key: &str) -> Option<#builder> {
+                    match key {
+                        #(#deciding)*
+                        _ => None,
+                    }
+                }
+                fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+                    match member {
+                        #(#scores)*
+                        _ => None,
+                    }
+                }
+                fn read_member<'de, E: serde::de::Error>(member: usize, o: &__p::RawObject<'de>) -> Option<::core::result::Result<Self, E>> {
+                    match member {
+                        #(#reads)*
+                        _ => None,
+                    }
+                }
+            }
+
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    __p::deserialize_keyed::<D, #name>(d)
+                }
+            }
+        }
+    }
+
+    fn module_of(&self, item: &Item) -> String {
+        self.space
+            .modules
+            .iter()
+            .find(|m| m.items.iter().any(|i| std::ptr::eq(i, item)))
+            .map(|m| m.name.clone())
+            .unwrap_or_else(|| self.module.name.clone())
+    }
+}

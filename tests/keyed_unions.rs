@@ -1,0 +1,131 @@
+//! Unions decided by the keys present (`JSONRPCMessage`, `ServerResult`, `ClientResult`,
+//! text-or-blob contents, enum schemas) read without a `serde_json::Value` buffer. These
+//! tests hold that reading to the same answer whatever the input source, and pin the rules:
+//! a deciding key streams, otherwise the best-ranked member that can read the object wins.
+
+use mcp_schema::{v2024_11_05 as v1, v2025_06_18 as v3, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_schema_tests::Tally;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+fn sessions() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cli/tests/data/sessions")
+}
+
+/// The same line through every kind of serde_json input gives the same value, which
+/// writes back as the line.
+fn all_sources_agree<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(line: &str) -> Result<(), String> {
+    let from_str: T = serde_json::from_str(line).map_err(|e| format!("from_str: {e}"))?;
+    let from_slice: T = serde_json::from_slice(line.as_bytes()).map_err(|e| format!("from_slice: {e}"))?;
+    let from_reader: T = serde_json::from_reader(line.as_bytes()).map_err(|e| format!("from_reader: {e}"))?;
+    let value: Value = serde_json::from_str(line).unwrap();
+    let from_value: T = serde_json::from_value(value.clone()).map_err(|e| format!("from_value: {e}"))?;
+    let from_ref = T::deserialize(&value).map_err(|e| format!("&Value: {e}"))?;
+    for (how, other) in [("from_slice", &from_slice), ("from_reader", &from_reader), ("from_value", &from_value), ("&Value", &from_ref)] {
+        if *other != from_str {
+            return Err(format!("{how} differs from from_str"));
+        }
+    }
+    let back = serde_json::to_value(&from_str).unwrap();
+    if back != value {
+        return Err(format!("round trip changed the message: {back}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn recorded_sessions_read_alike_from_every_source() {
+    let mut tally = Tally::default();
+    for (file, check) in [
+        ("2024-11-05.jsonl", all_sources_agree::<v1::JSONRPCMessage> as fn(&str) -> Result<(), String>),
+        ("2025-06-18.jsonl", all_sources_agree::<v3::JSONRPCMessage>),
+        ("2025-11-25.jsonl", all_sources_agree::<v4::JSONRPCMessage>),
+    ] {
+        let text = std::fs::read_to_string(sessions().join(file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let rec: Value = serde_json::from_str(line).unwrap();
+            let msg = rec["msg"].to_string();
+            tally.check(check(&msg).map_err(|e| format!("{file}:{}: {e}", n + 1)));
+            // Results read alone, as the union of the direction's results.
+            if let Some(result) = rec["msg"].get("result") {
+                let r = result.to_string();
+                let outcome = if rec["dir"] == "s2c" { all_sources_agree::<v4::ServerResult>(&r) } else { all_sources_agree::<v4::ClientResult>(&r) };
+                if file == "2025-11-25.jsonl" {
+                    tally.check(outcome.map_err(|e| format!("{file}:{} result: {e}", n + 1)));
+                }
+            }
+        }
+    }
+    assert!(tally.passed > 100, "only {} checks ran", tally.passed);
+    tally.finish("sessions from every source");
+}
+
+#[test]
+fn a_deciding_key_streams_wherever_it_comes() {
+    // `result` decides the response whether it comes first (as the TypeScript SDK writes it) or last.
+    let mut tally = Tally::default();
+    for line in [
+        r#"{"result":{"tools":[]},"jsonrpc":"2.0","id":1}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32601,"message":"m"},"id":"a"}"#,
+        r#"{"id":null,"jsonrpc":"2.0","error":{"code":-32700,"message":"parse"}}"#,
+    ] {
+        tally.check(all_sources_agree::<v6::JSONRPCMessage>(line).map_err(|e| format!("{line}: {e}")));
+        tally.check(all_sources_agree::<v4::JSONRPCMessage>(line).map_err(|e| format!("{line}: {e}")));
+    }
+    let m: v6::JSONRPCMessage = serde_json::from_str(r#"{"result":{"tools":[]},"jsonrpc":"2.0","id":1}"#).unwrap();
+    tally.check(matches!(m, v6::JSONRPCMessage::JSONRPCResponse(v6::JSONRPCResponse::JSONRPCResultResponse(_))).then_some(()).ok_or("not a result response".into()));
+    // The member a deciding key picks reports its own error; nothing else is tried.
+    let e = serde_json::from_str::<v6::JSONRPCMessage>(r#"{"jsonrpc":"2.0","error":{"code":"x","message":"m"}}"#).unwrap_err().to_string();
+    tally.check(e.contains("invalid type: string \"x\"").then_some(()).ok_or(format!("error response with a bad code: {e}")));
+    tally.finish("deciding keys");
+}
+
+#[test]
+fn a_result_no_member_can_read_is_kept_whole() {
+    // `ServerResult` holds `EmptyResult` (= `Result`), which takes any object: a custom method's result that
+    // borrows a member's key with another shape is read as it, never refused.
+    let mut tally = Tally::default();
+    for (line, want) in [
+        (r#"{"content":"plain text"}"#, "Result"),
+        (r#"{"tools":5,"_meta":{"k":1}}"#, "Result"),
+        (r#"{"contents":[{"uri":"a","text":"t"}]}"#, "ReadResourceResult"),
+        (r#"{"content":[{"type":"text","text":"t"}],"isError":true}"#, "CallToolResult"),
+        (r#"{}"#, "Result"),
+    ] {
+        let r: v4::ServerResult = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let got = mcp_schema::runtime::SchemaType::schema_name(&r);
+        let back = serde_json::to_value(&r).unwrap();
+        let ok = got == want && back == serde_json::from_str::<Value>(line).unwrap();
+        tally.check(ok.then_some(()).ok_or(format!("{line}: read as {got}, written {back}")));
+        tally.check(all_sources_agree::<v4::ServerResult>(line).map_err(|e| format!("{line}: {e}")));
+    }
+    tally.finish("catch-all results");
+}
+
+#[test]
+fn a_tie_on_keys_falls_through_to_the_member_that_reads_the_values() {
+    // Titled and untitled multi-select schemas have the same keys; only `items` tells them apart.
+    let titled = json!({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}});
+    let untitled = json!({"type": "array", "items": {"type": "string", "enum": ["a"]}});
+    let t: v6::EnumSchema = serde_json::from_value(titled.clone()).unwrap();
+    let u: v6::EnumSchema = serde_json::from_str(&untitled.to_string()).unwrap();
+    assert!(matches!(t, v6::EnumSchema::MultiSelectEnumSchema(v6::MultiSelectEnumSchema::TitledMultiSelectEnumSchema(_))), "{t:?}");
+    assert!(matches!(u, v6::EnumSchema::MultiSelectEnumSchema(v6::MultiSelectEnumSchema::UntitledMultiSelectEnumSchema(_))), "{u:?}");
+    assert_eq!(serde_json::to_value(&t).unwrap(), titled);
+    // Nothing reads it: the best-ranked member's error, with the path inside the value.
+    let e = serde_json::from_str::<v6::EnumSchema>(r#"{"type":"array","items":{"anyOf":3}}"#).unwrap_err().to_string();
+    assert!(e.contains("missing field `type`") || e.contains("invalid type"), "{e}");
+}
+
+#[test]
+fn keys_with_escapes_and_literals_written_with_escapes_still_decide() {
+    // `"2.0"` written as `"2\u002e0"` is the same literal; `"re\u0073ult"` is the key `result`.
+    let line = r#"{"jsonrpc":"2\u002e0","id":1,"re\u0073ult":{}}"#;
+    let m: v6::JSONRPCMessage = serde_json::from_str(line).unwrap();
+    assert!(matches!(m, v6::JSONRPCMessage::JSONRPCResponse(_)), "{m:?}");
+    let r: v6::ReadResourceResultContentsItem = serde_json::from_str(r#"{"uri":"a","\u0062lob":"AA=="}"#).unwrap();
+    assert!(matches!(r, v6::ReadResourceResultContentsItem::BlobResourceContents(_)), "{r:?}");
+}
