@@ -129,3 +129,82 @@ fn keys_with_escapes_and_literals_written_with_escapes_still_decide() {
     let r: v6::ReadResourceResultContentsItem = serde_json::from_str(r#"{"uri":"a","\u0062lob":"AA=="}"#).unwrap();
     assert!(matches!(r, v6::ReadResourceResultContentsItem::BlobResourceContents(_)), "{r:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Typed envelopes: `ClientMessage` / `ServerMessage`
+
+fn envelope_for<C, S>(file: &std::path::Path, tally: &mut Tally) -> usize
+where
+    C: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
+    S: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
+{
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut n = 0;
+    for (i, line) in text.lines().enumerate() {
+        let rec: Value = serde_json::from_str(line).unwrap();
+        let msg = rec["msg"].to_string();
+        let outcome = if rec["dir"] == "c2s" { all_sources_agree::<C>(&msg) } else { all_sources_agree::<S>(&msg) };
+        // The recordings hold one deliberately invalid `tools/call` (no `params.name`).
+        let invalid = rec["msg"]["method"] == "tools/call" && rec["msg"]["params"].get("name").is_none();
+        match (outcome, invalid) {
+            (Ok(()), false) | (Err(_), true) => tally.check(Ok(())),
+            (Ok(()), true) => tally.check(Err(format!("{}:{}: the invalid call was accepted", file.display(), i + 1))),
+            (Err(e), false) => tally.check(Err(format!("{}:{}: {e}", file.display(), i + 1))),
+        }
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn recorded_sessions_read_as_typed_envelopes() {
+    let mut tally = Tally::default();
+    let bidi = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bench/data/sessions/2025-11-25-bidirectional.jsonl");
+    let mut n = envelope_for::<v1::ClientMessage, v1::ServerMessage>(&sessions().join("2024-11-05.jsonl"), &mut tally);
+    n += envelope_for::<v3::ClientMessage, v3::ServerMessage>(&sessions().join("2025-06-18.jsonl"), &mut tally);
+    n += envelope_for::<v4::ClientMessage, v4::ServerMessage>(&sessions().join("2025-11-25.jsonl"), &mut tally);
+    n += envelope_for::<v4::ClientMessage, v4::ServerMessage>(&bidi, &mut tally);
+    assert!(n > 150, "{n} messages");
+    tally.finish("typed envelopes over recorded sessions");
+}
+
+#[test]
+fn envelopes_pick_the_variant_by_method_result_or_error() {
+    use mcp_schema::runtime::Message;
+    let read = |line: &str| serde_json::from_str::<v4::ServerMessage>(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    // The result comes first, as the TypeScript SDK writes it, and is typed.
+    match read(r#"{"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]},"jsonrpc":"2.0","id":7}"#) {
+        Message::Result(r) => {
+            assert_eq!(r.id, v4::RequestId::Integer(7));
+            assert!(matches!(r.result, v4::ServerResult::ListToolsResult(_)), "{:?}", r.result);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Keys before `method` are kept and replayed into the request.
+    match read(r#"{"id":"r1","jsonrpc":"2.0","method":"roots/list"}"#) {
+        Message::Request(v4::ServerRequest::ListRootsRequest(r)) => assert_eq!(r.id, v4::RequestId::String("r1".into())),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(read(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#), Message::Notification(v4::ServerNotification::ToolListChangedNotification(_))));
+    assert!(matches!(read(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}"#), Message::Error(_)));
+    // A method neither side names: `id` decides, and the object is kept whole.
+    let line = r#"{"jsonrpc":"2.0","method":"x/custom","params":{"a":[1]},"id":3}"#;
+    match read(line) {
+        Message::Request(v4::ServerRequest::Unknown(m)) => assert_eq!(Value::Object(m), serde_json::from_str::<Value>(line).unwrap()),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(read(r#"{"method":"x/custom","jsonrpc":"2.0"}"#), Message::Notification(v4::ServerNotification::Unknown(_))));
+    // A client method arriving from the server is not a server request.
+    let e = serde_json::from_str::<v4::ServerMessage>(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#);
+    assert!(matches!(e, Ok(Message::Request(v4::ServerRequest::Unknown(_)))), "{e:?}");
+    // 2026-07-28: the server sends no requests, and the client's only notification is a single type.
+    let e = serde_json::from_str::<v6::ServerMessage>(r#"{"jsonrpc":"2.0","id":1,"method":"x/y"}"#).unwrap_err().to_string();
+    assert!(e.contains("no requests in this direction"), "{e}");
+    let c: v6::ClientMessage = serde_json::from_str(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#).unwrap();
+    assert!(matches!(c, Message::Notification(_)), "{c:?}");
+    // Not a message at all, and a bad literal: errors, with the rule.
+    let e = serde_json::from_str::<v4::ClientMessage>(r#"{"jsonrpc":"2.0","id":1}"#).unwrap_err().to_string();
+    assert!(e.contains("none of `method`, `result` and `error`"), "{e}");
+    let e = serde_json::from_str::<v4::ClientMessage>(r#"{"jsonrpc":"1.0","id":1,"result":{}}"#).unwrap_err().to_string();
+    assert!(e.contains("`jsonrpc` must be \"2.0\""), "{e}");
+}

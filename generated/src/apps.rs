@@ -2798,6 +2798,9 @@ impl __p::Tagged for McpUiDownloadFileRequestParamsContentsItem {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "resource" | "resource_link")
+    }
 }
 impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParamsContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(

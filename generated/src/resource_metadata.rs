@@ -4624,6 +4624,9 @@ impl __p::Tagged for InputRequest {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "sampling/createMessage" | "roots/list" | "elicitation/create")
+    }
 }
 impl<'de> serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -11195,6 +11198,10 @@ impl __p::Tagged for ReadResourceResultResponseResult {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        let _ = tag;
+        true
+    }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -15624,6 +15631,10 @@ impl __p::Tagged for GetPromptResultResponseResult {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        let _ = tag;
+        true
+    }
 }
 impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -18039,6 +18050,10 @@ impl __p::Tagged for CallToolResultResponseResult {
                 }
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        let _ = tag;
+        true
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
@@ -21168,6 +21183,9 @@ impl __p::Tagged for SamplingMessageContentBlock {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio" | "tool_use" | "tool_result")
+    }
 }
 impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -21517,6 +21535,9 @@ impl __p::Tagged for ContentBlock {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio" | "resource_link" | "resource")
     }
 }
 impl<'de> serde::Deserialize<'de> for ContentBlock {
@@ -23088,6 +23109,9 @@ impl __p::Tagged for CompleteRequestParamsRef {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "ref/prompt" | "ref/resource")
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
@@ -25313,6 +25337,9 @@ impl __p::Tagged for ElicitRequestParams {
                 }
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "form" | "url")
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
@@ -29183,6 +29210,14 @@ impl __p::Tagged for ClientRequest {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "server/discover" | "completion/complete" | "prompts/get" |
+            "prompts/list" | "resources/list" | "resources/templates/list" |
+            "resources/read" | "subscriptions/listen" | "tools/call" | "tools/list" |
+            "resources/metadata"
+        )
+    }
 }
 impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -29506,6 +29541,15 @@ impl __p::Tagged for ServerNotification {
                 Some(_) => __ServerNotificationBuilder::Unknown(__rt::JsonObject::new()),
                 None => return None,
             },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "notifications/cancelled" | "notifications/progress" |
+            "notifications/message" | "notifications/resources/updated" |
+            "notifications/resources/list_changed" | "notifications/tools/list_changed" |
+            "notifications/prompts/list_changed" |
+            "notifications/subscriptions/acknowledged"
         )
     }
 }
@@ -30572,6 +30616,34 @@ impl __v::Validate for ReadResourceMetadataResultResponse {
         }
     }
 }
+impl __p::Tagged for CancelledNotification {
+    const TAG: &'static str = "method";
+    const EXPECTING: &'static str = "a CancelledNotification object";
+    type Builder = __CancelledNotificationBuilder;
+    fn builder_for(tag: Option<&str>) -> Option<__CancelledNotificationBuilder> {
+        (tag == Some("notifications/cancelled"))
+            .then(__CancelledNotificationBuilder::default)
+    }
+    fn knows(tag: &str) -> bool {
+        tag == "notifications/cancelled"
+    }
+}
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+pub type ClientMessage = __rt::Message<
+    RequestId,
+    ClientRequest,
+    ClientNotification,
+    ClientResult,
+    JSONRPCErrorResponse,
+>;
+/// A message the server sends, as the other side reads it: no requests (this version has none), [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+pub type ServerMessage = __rt::Message<
+    RequestId,
+    __rt::NoRequests,
+    ServerNotification,
+    ServerResult,
+    JSONRPCErrorResponse,
+>;
 impl __rt::RequestMethod for DiscoverRequest {
     const METHOD: &'static str = "server/discover";
     type Result = DiscoverResult;

@@ -272,6 +272,108 @@ pub mod dynamic {
 }
 
 #[doc(hidden)]
+/// One JSON-RPC message as its receiver reads it, typed down to the params and the result.
+///
+/// Each schema module names two of these: `ClientMessage` (what a client sends: its
+/// requests, notifications, results for the server's requests, and errors) and
+/// `ServerMessage` (the same from the server). The object is read in one pass: `method`
+/// picks the request or notification type and the rest streams into it; `result` streams
+/// into the result union; only the keys that come before the deciding one are kept
+/// aside. A `method` neither side names is read by the presence of `id`, into the union's
+/// `Unknown` variant.
+///
+/// In versions before 2025-11-25 the request and notification types do not declare
+/// `jsonrpc` and `id`, so there those keys are kept in the value's `extra`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message<Id, Req, Notif, Res, Err> {
+    Request(Req),
+    Notification(Notif),
+    Result(ResultResponse<Id, Res>),
+    Error(Err),
+}
+
+/// The requests of a side that sends none (in 2026-07-28 the server asks the client
+/// for input inside its results instead). Never constructed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NoRequests {}
+
+impl Serialize for NoRequests {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        match *self {}
+    }
+}
+
+impl<'de> Deserialize<'de> for NoRequests {
+    fn deserialize<D: Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(de::Error::custom("this protocol version has no requests in this direction"))
+    }
+}
+
+impl __private::Tagged for NoRequests {
+    const TAG: &'static str = "method";
+    const EXPECTING: &'static str = "no request";
+    type Builder = __private::NoBuilder;
+    fn builder_for(_: Option<&str>) -> Option<__private::NoBuilder> {
+        None
+    }
+    fn knows(_: &str) -> bool {
+        false
+    }
+}
+
+/// A successful response with its `result` typed: `{"jsonrpc": "2.0", "id": …, "result": …}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultResponse<Id, Res> {
+    pub id: Id,
+    pub result: Res,
+    /// Keys JSON-RPC does not define, kept as received so they are written back.
+    pub extra: JsonObject,
+}
+
+impl<Id: Serialize, Res: Serialize> Serialize for ResultResponse<Id, Res> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("jsonrpc", "2.0")?;
+        m.serialize_entry("id", &self.id)?;
+        m.serialize_entry("result", &self.result)?;
+        for (k, v) in &self.extra {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de, Id: DeserializeOwned, Res: DeserializeOwned> Deserialize<'de> for ResultResponse<Id, Res> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        __private::deserialize_struct::<D, __private::ResultResponseBuilder<Id, Res>>(d, "JSON-RPC result response")
+    }
+}
+
+impl<Id: Serialize, Req: Serialize, Notif: Serialize, Res: Serialize, Err: Serialize> Serialize for Message<Id, Req, Notif, Res, Err> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Message::Request(v) => v.serialize(s),
+            Message::Notification(v) => v.serialize(s),
+            Message::Result(v) => v.serialize(s),
+            Message::Error(v) => v.serialize(s),
+        }
+    }
+}
+
+impl<'de, Id, Req, Notif, Res, Err> Deserialize<'de> for Message<Id, Req, Notif, Res, Err>
+where
+    Id: DeserializeOwned,
+    Req: __private::Tagged + DeserializeOwned,
+    Notif: __private::Tagged + DeserializeOwned,
+    Res: DeserializeOwned,
+    Err: DeserializeOwned,
+{
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(__private::MessageVisitor(std::marker::PhantomData))
+    }
+}
+
 pub mod __private {
     //! Building blocks of the generated serde impls. Not a stable API.
 
@@ -379,6 +481,8 @@ pub mod __private {
         type Builder: Builder<Output = Self>;
         /// The builder for a tag value, or for an absent tag (`None`); `None` back means the tag is required.
         fn builder_for(tag: Option<&str>) -> Option<Self::Builder>;
+        /// Whether the schema names this tag value (rather than leaving it to `Unknown`).
+        fn knows(tag: &str) -> bool;
     }
 
     struct StructVisitor<B>(&'static str, PhantomData<B>);
@@ -661,10 +765,176 @@ pub mod __private {
                     }
                     return b.finish();
                 }
-                let v: Raw<'de> = map.next_value()?;
+                let v = keep(&mut map)?;
                 kept.0.push((key, v));
             }
             U::read(&kept)
+        }
+    }
+
+    /// Keeps a map's next value unread. A source that knows its size is a tree already
+    /// (`Value`, `&Value`): its values are taken as they are rather than printed as text.
+    fn keep<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Raw<'de>, A::Error> {
+        if map.size_hint().is_some() {
+            map.next_value().map(Raw::Value)
+        } else {
+            map.next_value()
+        }
+    }
+
+    /// The kept fields as a map, for a type that is read whole once they are all in.
+    pub struct RawMap<'r, 'de, E> {
+        fields: std::slice::Iter<'r, (Key<'de>, Raw<'de>)>,
+        value: Option<&'r Raw<'de>>,
+        error: PhantomData<E>,
+    }
+
+    impl<'r, 'de, E: de::Error> MapAccess<'de> for RawMap<'r, 'de, E> {
+        type Error = E;
+        fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
+            let Some((k, v)) = self.fields.next() else { return Ok(None) };
+            self.value = Some(v);
+            let key: de::value::CowStrDeserializer<E> = de::IntoDeserializer::into_deserializer(std::borrow::Cow::Owned(k.as_str().to_string()));
+            seed.deserialize(key).map(Some)
+        }
+        fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
+            match self.value.take() {
+                Some(Raw::Text(text)) => seed.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom),
+                Some(Raw::Value(v)) => seed.deserialize(v.clone()).map_err(E::custom),
+                None => Err(E::custom("value asked for before its key")),
+            }
+        }
+    }
+
+    impl<'de> RawObject<'de> {
+        /// Reads the kept fields as one `T`.
+        pub fn read_as<T: Deserialize<'de>, E: de::Error>(&self) -> Result<T, E> {
+            T::deserialize(de::value::MapAccessDeserializer::new(RawMap::<E> { fields: self.0.iter(), value: None, error: PhantomData }))
+        }
+    }
+
+    #[doc(hidden)]
+    pub enum NoBuilder {}
+
+    impl Builder for NoBuilder {
+        type Output = NoRequests;
+        fn field<'de, S: FieldSource<'de>>(&mut self, _: Key<'de>, _: S) -> Result<(), S::Error> {
+            match *self {}
+        }
+        fn finish<E: de::Error>(self) -> Result<NoRequests, E> {
+            match self {}
+        }
+    }
+
+    #[doc(hidden)]
+    pub struct ResultResponseBuilder<Id, Res> {
+        jsonrpc: bool,
+        id: Option<Id>,
+        result: Option<Res>,
+        extra: JsonObject,
+    }
+
+    impl<Id, Res> Default for ResultResponseBuilder<Id, Res> {
+        fn default() -> Self {
+            ResultResponseBuilder { jsonrpc: false, id: None, result: None, extra: JsonObject::new() }
+        }
+    }
+
+    impl<Id: DeserializeOwned, Res: DeserializeOwned> Builder for ResultResponseBuilder<Id, Res> {
+        type Output = ResultResponse<Id, Res>;
+        fn field<'de, S: FieldSource<'de>>(&mut self, key: Key<'de>, src: S) -> Result<(), S::Error> {
+            match key.as_str() {
+                "jsonrpc" => literal(&mut self.jsonrpc, "jsonrpc", Lit::Str("2.0"), src),
+                "id" => required(&mut self.id, "id", src),
+                "result" => required(&mut self.result, "result", src),
+                _ => unknown(&mut self.extra, key, src),
+            }
+        }
+        fn finish<E: de::Error>(self) -> Result<ResultResponse<Id, Res>, E> {
+            need_literal::<E>(self.jsonrpc, "jsonrpc")?;
+            Ok(ResultResponse { id: need(self.id, "id")?, result: need(self.result, "result")?, extra: self.extra })
+        }
+    }
+
+    #[doc(hidden)]
+    pub struct MessageVisitor<M>(pub PhantomData<M>);
+
+    /// Reads a tagged union whose tag was just read, replaying the keys kept before it.
+    fn stream_tagged<'de, U: Tagged, A: MapAccess<'de>>(tag: String, kept: RawObject<'de>, map: &mut A) -> Result<U, A::Error> {
+        let mut b = U::builder_for(Some(&tag)).ok_or_else(|| de::Error::custom(format_args!("unsupported `{}` value {tag:?}", U::TAG)))?;
+        b.field(Key::Borrowed(U::TAG), FromValue::<A::Error>::new(Value::String(tag)))?;
+        for (k, v) in kept.0 {
+            b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+        }
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            b.field(key, FromMap(&mut *map))?;
+        }
+        b.finish()
+    }
+
+    impl<'de, Id, Req, Notif, Res, Err> Visitor<'de> for MessageVisitor<Message<Id, Req, Notif, Res, Err>>
+    where
+        Id: DeserializeOwned,
+        Req: Tagged + DeserializeOwned,
+        Notif: Tagged + DeserializeOwned,
+        Res: DeserializeOwned,
+        Err: DeserializeOwned,
+    {
+        type Value = Message<Id, Req, Notif, Res, Err>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON-RPC message object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut kept = RawObject(Vec::new());
+            while let Some(key) = map.next_key::<Key<'de>>()? {
+                match key.as_str() {
+                    "method" => {
+                        let method = map.next_value::<Key<'de>>()?.into_string();
+                        if Req::knows(&method) {
+                            return stream_tagged::<Req, A>(method, kept, &mut map).map(Message::Request);
+                        }
+                        if Notif::knows(&method) {
+                            return stream_tagged::<Notif, A>(method, kept, &mut map).map(Message::Notification);
+                        }
+                        // A method neither side names: `id` tells, once every key is in.
+                        kept.0.push((key, Raw::Value(Value::String(method))));
+                        while let Some(k) = map.next_key::<Key<'de>>()? {
+                            let v = keep(&mut map)?;
+                            kept.0.push((k, v));
+                        }
+                        return if kept.get("id").is_some() {
+                            kept.read_as::<Req, A::Error>().map(Message::Request)
+                        } else {
+                            kept.read_as::<Notif, A::Error>().map(Message::Notification)
+                        };
+                    }
+                    "result" => {
+                        let mut b = ResultResponseBuilder::<Id, Res>::default();
+                        for (k, v) in kept.0 {
+                            b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+                        }
+                        b.field(key, FromMap(&mut map))?;
+                        while let Some(k) = map.next_key::<Key<'de>>()? {
+                            b.field(k, FromMap(&mut map))?;
+                        }
+                        return b.finish().map(Message::Result);
+                    }
+                    "error" => {
+                        let v = keep(&mut map)?;
+                        kept.0.push((key, v));
+                        while let Some(k) = map.next_key::<Key<'de>>()? {
+                            let v = keep(&mut map)?;
+                            kept.0.push((k, v));
+                        }
+                        return kept.read_as::<Err, A::Error>().map(Message::Error);
+                    }
+                    _ => {
+                        let v = keep(&mut map)?;
+                        kept.0.push((key, v));
+                    }
+                }
+            }
+            Err(de::Error::custom("not a JSON-RPC message: it has none of `method`, `result` and `error`"))
         }
     }
 

@@ -8135,6 +8135,9 @@ impl __p::Tagged for PromptMessageContent {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "resource")
+    }
 }
 impl<'de> serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -9151,6 +9154,9 @@ impl __p::Tagged for CallToolResultContentItem {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "resource")
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
@@ -11437,6 +11443,9 @@ impl __p::Tagged for SamplingMessageContent {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image")
+    }
 }
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -12522,6 +12531,9 @@ impl __p::Tagged for CompleteRequestParamsRef {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "ref/prompt" | "ref/resource")
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
@@ -14111,6 +14123,14 @@ impl __p::Tagged for ClientRequest {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "ping" | "initialize" | "completion/complete" | "logging/setLevel" |
+            "prompts/get" | "prompts/list" | "resources/list" |
+            "resources/templates/list" | "resources/read" | "resources/subscribe" |
+            "resources/unsubscribe" | "tools/call" | "tools/list"
+        )
+    }
 }
 impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -14338,6 +14358,12 @@ impl __p::Tagged for ClientNotification {
                 Some(_) => __ClientNotificationBuilder::Unknown(__rt::JsonObject::new()),
                 None => return None,
             },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "notifications/cancelled" | "notifications/progress" |
+            "notifications/initialized" | "notifications/roots/list_changed"
         )
     }
 }
@@ -14684,6 +14710,9 @@ impl __p::Tagged for ServerRequest {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "ping" | "sampling/createMessage" | "roots/list")
+    }
 }
 impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -14946,6 +14975,14 @@ impl __p::Tagged for ServerNotification {
                 Some(_) => __ServerNotificationBuilder::Unknown(__rt::JsonObject::new()),
                 None => return None,
             },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "notifications/cancelled" | "notifications/progress" |
+            "notifications/message" | "notifications/resources/updated" |
+            "notifications/resources/list_changed" | "notifications/tools/list_changed" |
+            "notifications/prompts/list_changed"
         )
     }
 }
@@ -15319,6 +15356,22 @@ impl __v::Validate for ServerResult {
         }
     }
 }
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCError`]. See [`__rt::Message`].
+pub type ClientMessage = __rt::Message<
+    RequestId,
+    ClientRequest,
+    ClientNotification,
+    ClientResult,
+    JSONRPCError,
+>;
+/// A message the server sends, as the other side reads it: [`ServerRequest`], [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCError`]. See [`__rt::Message`].
+pub type ServerMessage = __rt::Message<
+    RequestId,
+    ServerRequest,
+    ServerNotification,
+    ServerResult,
+    JSONRPCError,
+>;
 impl __rt::RequestMethod for InitializeRequest {
     const METHOD: &'static str = "initialize";
     type Result = InitializeResult;

@@ -8441,6 +8441,9 @@ impl __p::Tagged for PromptMessageContent {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio" | "resource")
+    }
 }
 impl<'de> serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -9476,6 +9479,9 @@ impl __p::Tagged for CallToolResultContentItem {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio" | "resource")
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
@@ -11999,6 +12005,9 @@ impl __p::Tagged for SamplingMessageContent {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio")
+    }
 }
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -13150,6 +13159,9 @@ impl __p::Tagged for CompleteRequestParamsRef {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "ref/prompt" | "ref/resource")
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
@@ -14739,6 +14751,14 @@ impl __p::Tagged for ClientRequest {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "ping" | "initialize" | "completion/complete" | "logging/setLevel" |
+            "prompts/get" | "prompts/list" | "resources/list" |
+            "resources/templates/list" | "resources/read" | "resources/subscribe" |
+            "resources/unsubscribe" | "tools/call" | "tools/list"
+        )
+    }
 }
 impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -14966,6 +14986,12 @@ impl __p::Tagged for ClientNotification {
                 Some(_) => __ClientNotificationBuilder::Unknown(__rt::JsonObject::new()),
                 None => return None,
             },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "notifications/cancelled" | "notifications/progress" |
+            "notifications/initialized" | "notifications/roots/list_changed"
         )
     }
 }
@@ -15312,6 +15338,9 @@ impl __p::Tagged for ServerRequest {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "ping" | "sampling/createMessage" | "roots/list")
+    }
 }
 impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -15574,6 +15603,14 @@ impl __p::Tagged for ServerNotification {
                 Some(_) => __ServerNotificationBuilder::Unknown(__rt::JsonObject::new()),
                 None => return None,
             },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "notifications/cancelled" | "notifications/progress" |
+            "notifications/message" | "notifications/resources/updated" |
+            "notifications/resources/list_changed" | "notifications/tools/list_changed" |
+            "notifications/prompts/list_changed"
         )
     }
 }
@@ -15947,6 +15984,22 @@ impl __v::Validate for ServerResult {
         }
     }
 }
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCError`]. See [`__rt::Message`].
+pub type ClientMessage = __rt::Message<
+    RequestId,
+    ClientRequest,
+    ClientNotification,
+    ClientResult,
+    JSONRPCError,
+>;
+/// A message the server sends, as the other side reads it: [`ServerRequest`], [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCError`]. See [`__rt::Message`].
+pub type ServerMessage = __rt::Message<
+    RequestId,
+    ServerRequest,
+    ServerNotification,
+    ServerResult,
+    JSONRPCError,
+>;
 impl __rt::RequestMethod for InitializeRequest {
     const METHOD: &'static str = "initialize";
     type Result = InitializeResult;

@@ -19364,6 +19364,9 @@ impl __p::Tagged for SamplingMessageContentBlock {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio" | "tool_use" | "tool_result")
+    }
 }
 impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -19713,6 +19716,9 @@ impl __p::Tagged for ContentBlock {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio" | "resource_link" | "resource")
     }
 }
 impl<'de> serde::Deserialize<'de> for ContentBlock {
@@ -21254,6 +21260,9 @@ impl __p::Tagged for CompleteRequestParamsRef {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "ref/prompt" | "ref/resource")
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
@@ -23511,6 +23520,9 @@ impl __p::Tagged for ElicitRequestParams {
                 }
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "form" | "url")
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
@@ -27782,6 +27794,15 @@ impl __p::Tagged for ClientRequest {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "ping" | "initialize" | "completion/complete" | "logging/setLevel" |
+            "prompts/get" | "prompts/list" | "resources/list" |
+            "resources/templates/list" | "resources/read" | "resources/subscribe" |
+            "resources/unsubscribe" | "tools/call" | "tools/list" | "tasks/get" |
+            "tasks/result" | "tasks/list" | "tasks/cancel"
+        )
+    }
 }
 impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -28040,6 +28061,13 @@ impl __p::Tagged for ClientNotification {
                 Some(_) => __ClientNotificationBuilder::Unknown(__rt::JsonObject::new()),
                 None => return None,
             },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "notifications/cancelled" | "notifications/progress" |
+            "notifications/initialized" | "notifications/roots/list_changed" |
+            "notifications/tasks/status"
         )
     }
 }
@@ -28583,6 +28611,12 @@ impl __p::Tagged for ServerRequest {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "ping" | "sampling/createMessage" | "roots/list" | "elicitation/create"
+            | "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel"
+        )
+    }
 }
 impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -28900,6 +28934,15 @@ impl __p::Tagged for ServerNotification {
                 Some(_) => __ServerNotificationBuilder::Unknown(__rt::JsonObject::new()),
                 None => return None,
             },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "notifications/cancelled" | "notifications/progress" |
+            "notifications/message" | "notifications/resources/updated" |
+            "notifications/resources/list_changed" | "notifications/tools/list_changed" |
+            "notifications/prompts/list_changed" | "notifications/elicitation/complete" |
+            "notifications/tasks/status"
         )
     }
 }
@@ -29367,6 +29410,22 @@ impl __v::Validate for ServerResult {
         }
     }
 }
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+pub type ClientMessage = __rt::Message<
+    RequestId,
+    ClientRequest,
+    ClientNotification,
+    ClientResult,
+    JSONRPCErrorResponse,
+>;
+/// A message the server sends, as the other side reads it: [`ServerRequest`], [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+pub type ServerMessage = __rt::Message<
+    RequestId,
+    ServerRequest,
+    ServerNotification,
+    ServerResult,
+    JSONRPCErrorResponse,
+>;
 impl __rt::RequestMethod for InitializeRequest {
     const METHOD: &'static str = "initialize";
     type Result = InitializeResult;

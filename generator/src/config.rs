@@ -39,6 +39,24 @@ pub struct Config {
     /// Hand-written rules (in `generated/src/validate/`) attached to schema types.
     #[serde(default, rename = "check")]
     pub checks: Vec<Check>,
+    /// Typed whole-message envelopes (`runtime::Message`), emitted in every module that has their types.
+    #[serde(default, rename = "envelope")]
+    pub envelopes: Vec<Envelope>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Envelope {
+    pub name: String,
+    /// Who sends these messages, for the docs.
+    pub sender: String,
+    pub id: String,
+    /// Tagged unions, read by `method`.
+    pub request: String,
+    pub notification: String,
+    pub result: String,
+    /// The error response type; the first name the module has is used (it was renamed in 2025-11-25).
+    pub error: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Default)]

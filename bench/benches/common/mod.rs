@@ -73,7 +73,7 @@ fn value() -> Contender {
 }
 
 /// Either side's type, written as whichever it holds.
-enum Side<C, S> {
+pub enum Side<C, S> {
     C(C),
     S(S),
 }
@@ -96,57 +96,19 @@ struct Response<R> {
     result: R,
 }
 
-/// The generated crate's fully typed reading of one line, for a version module with all six
-/// side unions. The crate has no typed envelope (its `JSONRPCMessage` keeps `params` and
-/// `result` as JSON objects), so a client reads the line as a `Value`, looks at its keys and
-/// reads the payload from it (`&Value` borrows, so strings are not copied twice).
+/// The generated crate's fully typed reading of one line: the version's `ClientMessage` or
+/// `ServerMessage` by direction, straight from the bytes (requests and notifications typed by
+/// `method`, results by the result union, in one pass).
 macro_rules! mcp_typed {
     ($modname:ident, $m:ident) => {
         mod $modname {
             use super::*;
             use mcp_schema::$m as m;
 
-            #[derive(Serialize)]
-            pub struct Resp<R> {
-                jsonrpc: &'static str,
-                id: m::RequestId,
-                result: R,
-            }
-
-            #[derive(Serialize)]
-            #[serde(untagged)]
-            pub enum Typed {
-                CReq(m::ClientRequest),
-                CNot(m::ClientNotification),
-                CRes(Resp<m::ClientResult>),
-                SReq(m::ServerRequest),
-                SNot(m::ServerNotification),
-                SRes(Resp<m::ServerResult>),
-                Other(m::JSONRPCMessage),
-            }
-
-            fn e(e: serde_json::Error) -> String {
-                e.to_string()
-            }
-
-            pub fn parse(msg: &Msg) -> Result<Typed, String> {
-                let v: Value = serde_json::from_slice(&msg.bytes).map_err(e)?;
-                let o = v.as_object().ok_or("not an object")?;
-                let method = o.contains_key("method");
-                let id = o.get("id");
-                Ok(match (msg.dir, method, id, o.get("result")) {
-                    (Dir::C2S, true, Some(_), _) => Typed::CReq(m::ClientRequest::deserialize(&v).map_err(e)?),
-                    (Dir::C2S, true, None, _) => Typed::CNot(m::ClientNotification::deserialize(&v).map_err(e)?),
-                    (Dir::S2C, true, Some(_), _) => Typed::SReq(m::ServerRequest::deserialize(&v).map_err(e)?),
-                    (Dir::S2C, true, None, _) => Typed::SNot(m::ServerNotification::deserialize(&v).map_err(e)?),
-                    (dir, false, Some(id), Some(r)) => {
-                        let id = m::RequestId::deserialize(id).map_err(e)?;
-                        match dir {
-                            Dir::C2S => Typed::CRes(Resp { jsonrpc: "2.0", id, result: m::ClientResult::deserialize(r).map_err(e)? }),
-                            Dir::S2C => Typed::SRes(Resp { jsonrpc: "2.0", id, result: m::ServerResult::deserialize(r).map_err(e)? }),
-                        }
-                    }
-                    _ => Typed::Other(m::JSONRPCMessage::deserialize(&v).map_err(e)?),
+            pub fn parse(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
+                Ok(match msg.dir {
+                    Dir::C2S => Side::C(from_slice(&msg.bytes)?),
+                    Dir::S2C => Side::S(from_slice(&msg.bytes)?),
                 })
             }
 
@@ -178,43 +140,15 @@ mcp_typed!(mcp_2025_03_26, v2025_03_26);
 mcp_typed!(mcp_2025_06_18, v2025_06_18);
 mcp_typed!(mcp_2025_11_25, v2025_11_25);
 
-/// 2026-07-28 has no server-to-client requests, client notifications or client results.
+/// 2026-07-28, for the spec examples.
 mod mcp_2026_07_28 {
     use super::*;
     use mcp_schema::v2026_07_28 as m;
 
-    #[derive(Serialize)]
-    pub struct Resp<R> {
-        jsonrpc: &'static str,
-        id: m::RequestId,
-        result: R,
-    }
-
-    #[derive(Serialize)]
-    #[serde(untagged)]
-    pub enum Typed {
-        CReq(m::ClientRequest),
-        SNot(m::ServerNotification),
-        SRes(Resp<m::ServerResult>),
-        Other(m::JSONRPCMessage),
-    }
-
-    fn e(e: serde_json::Error) -> String {
-        e.to_string()
-    }
-
-    pub fn parse(msg: &Msg) -> Result<Typed, String> {
-        let v: Value = serde_json::from_slice(&msg.bytes).map_err(e)?;
-        let o = v.as_object().ok_or("not an object")?;
-        Ok(match (msg.dir, o.contains_key("method"), o.get("id"), o.get("result")) {
-            (Dir::C2S, true, Some(_), _) => Typed::CReq(m::ClientRequest::deserialize(&v).map_err(e)?),
-            (Dir::S2C, true, None, _) => Typed::SNot(m::ServerNotification::deserialize(&v).map_err(e)?),
-            (Dir::S2C, false, Some(id), Some(r)) => Typed::SRes(Resp {
-                jsonrpc: "2.0",
-                id: m::RequestId::deserialize(id).map_err(e)?,
-                result: m::ServerResult::deserialize(r).map_err(e)?,
-            }),
-            _ => Typed::Other(m::JSONRPCMessage::deserialize(&v).map_err(e)?),
+    pub fn parse(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
+        Ok(match msg.dir {
+            Dir::C2S => Side::C(from_slice(&msg.bytes)?),
+            Dir::S2C => Side::S(from_slice(&msg.bytes)?),
         })
     }
 
@@ -297,7 +231,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                     v.push(typed(
                         "mcp-schema typed message",
                         "mcp-typed",
-                        concat!("Value, then ", $label, "::{Client,Server}{Request,Notification,Result} from &Value"),
+                        concat!($label, "::{Client,Server}Message by direction"),
                         $md::parse,
                     ));
                 }};
@@ -320,7 +254,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             let tools = c.kind == Kind::ToolsList;
             let r = if tools { "ListToolsResult" } else { "ReadResourceResult" };
             v.push(typed("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", "v2025_11_25::JSONRPCMessage", mcp_2025_11_25::envelope));
-            v.push(typed("mcp-schema typed message", "mcp-typed", "Value, then v2025_11_25::ServerResult from &Value", mcp_2025_11_25::parse));
+            v.push(typed("mcp-schema typed message", "mcp-typed", "v2025_11_25::ServerMessage", mcp_2025_11_25::parse));
             v.push(typed("rmcp typed message", "rmcp-typed", "ServerJsonRpcMessage", rmcp_msg));
             v.push(typed("rust-mcp-schema typed message", "rms-typed", "schema_utils::ServerMessage", rms_msg));
             let spec = format!("Response<{r}> (same derived envelope for all three)");
@@ -351,7 +285,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(typed(
                 "mcp-schema typed message",
                 "mcp-typed",
-                "Value, then v2026_07_28::{ClientRequest,ServerNotification,ServerResult} from &Value",
+                "v2026_07_28::{Client,Server}Message by direction",
                 mcp_2026_07_28::parse,
             ));
             let parse: ParseFn = Box::new(mcp_2026_07_28::named_ok);

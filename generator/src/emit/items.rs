@@ -38,6 +38,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStrea
     });
     let items: Vec<TokenStream> = module.items.iter().map(|i| cx.item(i)).collect();
     let registry = cx.registry();
+    let envelopes = cx.envelopes();
     let dynamic = cx.dynamic();
     let uses_map = items.iter().any(|t| t.to_string().contains("BTreeMap"));
     let map_use = if uses_map { quote! { use std::collections::BTreeMap; } } else { quote! {} };
@@ -56,6 +57,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStrea
         pub const SCHEMA_LABEL: &str = #label;
 
         #(#items)*
+        #envelopes
         #registry
         #dynamic
     }
@@ -741,6 +743,12 @@ impl<'a> Ctx<'a> {
             }
             None => quote! { None => return None, },
         };
+        let knows = if t.on_other.is_some() {
+            quote! { let _ = tag; true }
+        } else {
+            let values = t.cases.iter().map(|(v, _)| v);
+            quote! { matches!(tag, #(#values)|*) }
+        };
         let tag_arms = u.variants.iter().enumerate().map(|(i, v)| {
             let vn = &vnames[i];
             let values: Vec<&str> = t.cases.iter().filter(|(_, j)| *j == i).map(|(v, _)| v.as_str()).collect();
@@ -804,6 +812,9 @@ impl<'a> Ctx<'a> {
                         #other
                         #absent
                     })
+                }
+                fn knows(tag: &str) -> bool {
+                    #knows
                 }
             }
 
@@ -952,6 +963,66 @@ impl<'a> Ctx<'a> {
             return format!("{name} (with {})", req.join(", "));
         }
         format!("{name} ({})", format!("{:?}", self.space.kind_of(ty)).to_lowercase())
+    }
+
+    /// `ClientMessage` / `ServerMessage` as configured, where the module has the types they name.
+    /// A side without requests (2026-07-28's server) gets `NoRequests`; a single request or
+    /// notification type (an alias of one struct) is made a one-method tagged type here.
+    fn envelopes(&self) -> TokenStream {
+        let has = |name: &str| self.module.items.iter().any(|i| i.name == name);
+        let mut out = Vec::new();
+        let mut tagged_structs = BTreeSet::new();
+        for e in &self.config.envelopes {
+            let Some(error) = e.error.iter().find(|n| has(n)) else { continue };
+            if !(has(&e.id) && has(&e.result) && has(&e.notification)) {
+                continue;
+            }
+            let mut by_method = |name: &str| -> Option<TokenStream> {
+                if !has(name) {
+                    return Some(quote! { __rt::NoRequests });
+                }
+                let ty = Ty::Named(TypeRef { module: self.module.name.clone(), name: name.to_string() });
+                if matches!(self.space.union_of(&ty), Some((_, u)) if matches!(u.dispatch, Dispatch::Tag(_))) {
+                    return Some(self.rust_ty(&ty));
+                }
+                let (item, s) = self.space.struct_of(&ty)?;
+                let method = s.fields.iter().find_map(|f| match (&f.name[..], &f.literal) {
+                    ("method", Some(Literal::Str(m))) => Some(m.clone()),
+                    _ => None,
+                })?;
+                if tagged_structs.insert(item.name.clone()) {
+                    let t = type_ident(&item.name);
+                    let b = builder_ident(&item.name);
+                    let expecting = format!("a {} object", item.name);
+                    out.push(quote! {
+                        impl __p::Tagged for #t {
+                            const TAG: &'static str = "method";
+                            const EXPECTING: &'static str = #expecting;
+                            type Builder = #b;
+                            fn builder_for(tag: Option<&str>) -> Option<#b> {
+                                (tag == Some(#method)).then(#b::default)
+                            }
+                            fn knows(tag: &str) -> bool {
+                                tag == #method
+                            }
+                        }
+                    });
+                }
+                Some(self.rust_ty(&ty))
+            };
+            let (Some(req), Some(notif)) = (by_method(&e.request), by_method(&e.notification)) else { continue };
+            let [name, id, res, err] = [&e.name, &e.id, &e.result, error].map(|n| type_ident(n));
+            let req_doc = if has(&e.request) { format!("[`{}`]", e.request) } else { "no requests (this version has none)".to_string() };
+            let doc = format!(
+                " A message the {} sends, as the other side reads it: {req_doc}, [`{}`], a response carrying [`{}`], or [`{}`]. See [`__rt::Message`].",
+                e.sender, e.notification, e.result, error
+            );
+            out.push(quote! {
+                #[doc = #doc]
+                pub type #name = __rt::Message<#id, #req, #notif, #res, #err>;
+            });
+        }
+        quote! { #(#out)* }
     }
 
     fn registry(&self) -> TokenStream {

@@ -417,6 +417,9 @@ impl __p::Tagged for Fruit {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "apple" | "pear")
+    }
 }
 impl<'de> serde::Deserialize<'de> for Fruit {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -551,6 +554,9 @@ impl __p::Tagged for Produce {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "apple" | "pear" | "carrot")
     }
 }
 impl<'de> serde::Deserialize<'de> for Produce {

@@ -466,6 +466,9 @@ impl __p::Tagged for Expr {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "num" | "sum")
+    }
 }
 impl<'de> serde::Deserialize<'de> for Expr {
     fn deserialize<D: serde::Deserializer<'de>>(

@@ -348,6 +348,9 @@ impl __p::Tagged for Answer {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "done" | "pending")
+    }
 }
 impl<'de> serde::Deserialize<'de> for Answer {
     fn deserialize<D: serde::Deserializer<'de>>(

@@ -473,6 +473,10 @@ impl __p::Tagged for Contact {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        let _ = tag;
+        true
+    }
 }
 impl<'de> serde::Deserialize<'de> for Contact {
     fn deserialize<D: serde::Deserializer<'de>>(

@@ -482,6 +482,9 @@ impl __p::Tagged for HouseCommand {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "door/open" | "door/close" | "bell/ring")
+    }
 }
 impl<'de> serde::Deserialize<'de> for HouseCommand {
     fn deserialize<D: serde::Deserializer<'de>>(

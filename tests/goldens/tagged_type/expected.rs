@@ -457,6 +457,9 @@ impl __p::Tagged for PageBlocksItem {
             },
         )
     }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "picture")
+    }
 }
 impl<'de> serde::Deserialize<'de> for PageBlocksItem {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -592,6 +595,9 @@ impl __p::Tagged for Block {
                 None => return None,
             },
         )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "text" | "picture")
     }
 }
 impl<'de> serde::Deserialize<'de> for Block {
