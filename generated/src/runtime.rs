@@ -361,6 +361,23 @@ impl<Id: Serialize, Req: Serialize, Notif: Serialize, Res: Serialize, Err: Seria
     }
 }
 
+impl<Id, Req: SchemaType, Notif: SchemaType, Res, Err: SchemaType> SchemaType for Message<Id, Req, Notif, Res, Err> {
+    fn schema_name(&self) -> &'static str {
+        match self {
+            Message::Request(v) => v.schema_name(),
+            Message::Notification(v) => v.schema_name(),
+            Message::Result(_) => "JSONRPCResultResponse",
+            Message::Error(v) => v.schema_name(),
+        }
+    }
+}
+
+impl SchemaType for NoRequests {
+    fn schema_name(&self) -> &'static str {
+        match *self {}
+    }
+}
+
 impl<'de, Id, Req, Notif, Res, Err> Deserialize<'de> for Message<Id, Req, Notif, Res, Err>
 where
     Id: DeserializeOwned,
