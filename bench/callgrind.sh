@@ -41,7 +41,12 @@ tools-list-1000 rmcp-specific parse 5
 tools-list-1000 rms-specific parse 5
 session-2025-11-25 value write 500
 session-2025-11-25 mcp-typed write 500
+session-2025-11-25 value-mcpw write 500
+session-2025-11-25 mcp-typed-mcpw write 500
 tools-list-1000 value write 5
 tools-list-1000 mcp-specific write 5
+tools-list-1000 value-mcpw write 5
+tools-list-1000 mcp-typed-mcpw write 5
+tools-list-1000 mcp-specific-mcpw write 5
 CASES
 rm -rf "$out"

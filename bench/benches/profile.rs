@@ -41,7 +41,7 @@ fn main() {
         return;
     }
     let k = contenders(c).into_iter().find(|k| k.id == args[1]).expect("no such contender");
-    let (parse, decode) = k.run.expect("contender cannot represent this corpus");
+    let (parse, decode) = k.run.clone().expect("contender cannot represent this corpus");
     match args[2].as_str() {
         "parse" => {
             for _ in 0..passes {
@@ -57,7 +57,7 @@ fn main() {
             for _ in 0..passes {
                 for v in &values {
                     buf.clear();
-                    v.write_to(&mut buf).unwrap();
+                    k.write(v.as_ref(), &mut buf).unwrap();
                     black_box(&buf);
                 }
             }

@@ -6,6 +6,8 @@
 pub mod runtime;
 pub mod shortcuts;
 pub mod validate;
+pub mod write;
+pub use write::{to_string, to_vec, to_vec_into, to_writer};
 #[cfg(feature = "v2024-11-05")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2024-11-05")))]
 pub mod v2024_11_05;

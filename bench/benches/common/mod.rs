@@ -4,6 +4,7 @@
 #![allow(deprecated)]
 
 use std::hint::black_box;
+use std::rc::Rc;
 
 use mcp_schema::validate::{validate_json, Options};
 use mcp_schema_bench::{Corpus, Dir, Kind, Msg};
@@ -13,17 +14,30 @@ use serde_json::Value;
 
 /// A typed value that can be written back; lets the write benchmark hold any contender's type.
 pub trait Write {
+    /// With `serde_json::to_writer`.
     fn write_to(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
+    /// With the generated crate's writer, `mcp_schema::to_vec_into` (same bytes).
+    fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
 }
 
 impl<T: Serialize> Write for T {
     fn write_to(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         serde_json::to_writer(out, self)
     }
+    fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        mcp_schema::to_vec_into(out, self)
+    }
 }
 
-pub type ParseFn = Box<dyn Fn(&Msg) -> bool>;
-pub type DecodeFn = Box<dyn Fn(&Msg) -> Result<Box<dyn Write>, String>>;
+pub type ParseFn = Rc<dyn Fn(&Msg) -> bool>;
+pub type DecodeFn = Rc<dyn Fn(&Msg) -> Result<Box<dyn Write>, String>>;
+
+/// Which serializer a contender's write row uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writer {
+    SerdeJson,
+    McpSchema,
+}
 
 #[allow(dead_code)] // `profile` uses only the ids.
 pub struct Contender {
@@ -35,6 +49,18 @@ pub struct Contender {
     pub reads_as: String,
     /// `None`: cannot represent this corpus, with the reason.
     pub run: Result<(ParseFn, Option<DecodeFn>), String>,
+    pub writer: Writer,
+    /// A second row for a reading already measured: only its write is benchmarked.
+    pub write_only: bool,
+}
+
+impl Contender {
+    pub fn write(&self, v: &dyn Write, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        match self.writer {
+            Writer::SerdeJson => v.write_to(out),
+            Writer::McpSchema => v.write_fast(out),
+        }
+    }
 }
 
 /// A contender for a type read straight from the line's bytes.
@@ -44,19 +70,19 @@ where
     F: Fn(&Msg) -> Result<T, String> + Clone + 'static,
 {
     let g = f.clone();
-    let parse: ParseFn = Box::new(move |m| match f(m) {
+    let parse: ParseFn = Rc::new(move |m| match f(m) {
         Ok(t) => {
             black_box(&t);
             true
         }
         Err(_) => false,
     });
-    let decode: DecodeFn = Box::new(move |m| g(m).map(|t| Box::new(t) as Box<dyn Write>));
-    Contender { name, id, reads_as: reads_as.into(), run: Ok((parse, Some(decode))) }
+    let decode: DecodeFn = Rc::new(move |m| g(m).map(|t| Box::new(t) as Box<dyn Write>));
+    Contender { name, id, reads_as: reads_as.into(), run: Ok((parse, Some(decode))), writer: Writer::SerdeJson, write_only: false }
 }
 
 fn na(name: &'static str, id: &'static str, why: impl Into<String>) -> Contender {
-    Contender { name, id, reads_as: String::new(), run: Err(why.into()) }
+    Contender { name, id, reads_as: String::new(), run: Err(why.into()), writer: Writer::SerdeJson, write_only: false }
 }
 
 fn from_slice<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Result<T, String> {
@@ -64,8 +90,15 @@ fn from_slice<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Result<T, String> {
 }
 
 fn ignored() -> Contender {
-    let parse: ParseFn = Box::new(|m| serde_json::from_slice::<IgnoredAny>(&m.bytes).is_ok());
-    Contender { name: "serde::de::IgnoredAny (floor)", id: "ignored", reads_as: "IgnoredAny".into(), run: Ok((parse, None)) }
+    let parse: ParseFn = Rc::new(|m| serde_json::from_slice::<IgnoredAny>(&m.bytes).is_ok());
+    Contender {
+        name: "serde::de::IgnoredAny (floor)",
+        id: "ignored",
+        reads_as: "IgnoredAny".into(),
+        run: Ok((parse, None)),
+        writer: Writer::SerdeJson,
+        write_only: false,
+    }
 }
 
 fn value() -> Contender {
@@ -288,25 +321,29 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                 "v2026_07_28::{Client,Server}Message by direction",
                 mcp_2026_07_28::parse,
             ));
-            let parse: ParseFn = Box::new(mcp_2026_07_28::named_ok);
-            let decode: DecodeFn = Box::new(mcp_2026_07_28::named);
+            let parse: ParseFn = Rc::new(mcp_2026_07_28::named_ok);
+            let decode: DecodeFn = Rc::new(mcp_2026_07_28::named);
             v.push(Contender {
                 name: "mcp-schema specific type",
                 id: "mcp-specific",
                 reads_as: "the type each example is filed under (CallToolRequest, ListToolsResultResponse, ...)".into(),
                 run: Ok((parse, Some(decode))),
+                writer: Writer::SerdeJson,
+                write_only: false,
             });
             v.push(typed("rmcp typed message", "rmcp-typed", "{Client,Server}JsonRpcMessage", rmcp_msg));
             v.push(na("rust-mcp-schema typed message", "rms-typed", RMS_ONE));
         }
         Kind::SpecAll => {
-            let parse: ParseFn = Box::new(mcp_2026_07_28::named_ok);
-            let decode: DecodeFn = Box::new(mcp_2026_07_28::named);
+            let parse: ParseFn = Rc::new(mcp_2026_07_28::named_ok);
+            let decode: DecodeFn = Rc::new(mcp_2026_07_28::named);
             v.push(Contender {
                 name: "mcp-schema specific type",
                 id: "mcp-specific",
                 reads_as: "the type each example is filed under".into(),
                 run: Ok((parse, Some(decode))),
+                writer: Writer::SerdeJson,
+                write_only: false,
             });
             v.push(na(
                 "rmcp",
@@ -316,6 +353,37 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(na("rust-mcp-schema", "rms-typed", RMS_ONE));
         }
     }
+    with_fast_writer(v)
+}
+
+/// Adds, after the rows, a write-only copy of `Value` and of every mcp-schema reading that
+/// writes with `mcp_schema::to_vec_into` instead of `serde_json::to_writer`.
+fn with_fast_writer(mut v: Vec<Contender>) -> Vec<Contender> {
+    let mut extra = Vec::new();
+    for k in &mut v {
+        let Ok((parse, Some(decode))) = &k.run else { continue };
+        let (name, id) = match k.id {
+            "value" => ("serde_json::Value through mcp_schema::to_vec_into", "value-mcpw"),
+            "mcp-envelope" => ("mcp-schema JSONRPCMessage (envelope), mcp_schema::to_vec_into", "mcp-envelope-mcpw"),
+            "mcp-typed" => ("mcp-schema typed message, mcp_schema::to_vec_into", "mcp-typed-mcpw"),
+            "mcp-specific" if k.name.ends_with("type") => ("mcp-schema specific type, mcp_schema::to_vec_into", "mcp-specific-mcpw"),
+            "mcp-specific" => ("mcp-schema specific result, mcp_schema::to_vec_into", "mcp-specific-mcpw"),
+            _ => {
+                k.reads_as.push_str("; writes with serde_json::to_writer");
+                continue;
+            }
+        };
+        extra.push(Contender {
+            name,
+            id,
+            reads_as: format!("{}; writes with mcp_schema::to_vec_into (write only)", k.reads_as),
+            run: Ok((parse.clone(), Some(decode.clone()))),
+            writer: Writer::McpSchema,
+            write_only: true,
+        });
+        k.reads_as.push_str("; writes with serde_json::to_writer");
+    }
+    v.extend(extra);
     v
 }
 

@@ -37,6 +37,8 @@ pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
         pub mod runtime;
         pub mod shortcuts;
         pub mod validate;
+        pub mod write;
+        pub use write::{to_string, to_vec, to_vec_into, to_writer};
         #(#mods)*
         #latest
     }

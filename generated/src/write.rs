@@ -1,0 +1,892 @@
+//! A compact JSON writer whose output is byte-identical to `serde_json::to_vec`, built for
+//! speed on MCP values: it writes straight into a `Vec<u8>` and scans strings eight bytes
+//! at a time for the few bytes JSON must escape.
+//!
+//! Errors are `serde_json::Error`, the same ones serde_json returns for the same input
+//! (a map key that is not a string, a non-finite float key, a custom error from a
+//! `Serialize` impl).
+
+use std::io;
+
+use serde::ser::{self, Impossible, Serialize};
+use serde_json::ser::Formatter as _;
+use serde_json::Error;
+
+/// The struct names serde_json uses to pass `RawValue` (and, with `arbitrary_precision`,
+/// `Number`) text through a serializer verbatim.
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// Appends the compact JSON of `value` to `out`. Reusing one buffer across messages
+/// avoids an allocation per message. On error `out` is left as it was.
+pub fn to_vec_into<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
+    let start = out.len();
+    let r = value.serialize(Ser { out: &mut *out });
+    if r.is_err() {
+        out.truncate(start);
+    }
+    r
+}
+
+/// The compact JSON of `value`, byte for byte what `serde_json::to_vec` returns.
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(128);
+    to_vec_into(&mut out, value)?;
+    Ok(out)
+}
+
+/// The compact JSON of `value` as a `String`, what `serde_json::to_string` returns.
+pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    // Only UTF-8 is ever written (str contents, ASCII syntax), so this never fails.
+    String::from_utf8(to_vec(value)?).map_err(<Error as ser::Error>::custom)
+}
+
+/// Writes the compact JSON of `value` to `writer` with one `write_all`. The value is
+/// written to a buffer first, so nothing reaches `writer` when serializing fails.
+pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<(), Error> {
+    let buf = to_vec(value)?;
+    // serde_json has no public constructor for its I/O error, so the bytes go out
+    // through its own serializer: `()` asks the formatter for `null`, which writes `buf`.
+    struct Dump<'a>(&'a [u8]);
+    impl serde_json::ser::Formatter for Dump<'_> {
+        fn write_null<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+            w.write_all(self.0)
+        }
+    }
+    let mut ser = serde_json::Serializer::with_formatter(writer, Dump(&buf));
+    ().serialize(&mut ser)
+}
+
+// ---------------------------------------------------------------------------------------
+// Strings
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// A mask whose lowest set bit is the high bit of the first byte (in little-endian
+/// order) that JSON escapes: `"`, `\` or a byte below 0x20. Zero when there is none.
+/// Borrows can set bits above the first hit, never below it, so the lowest bit is exact.
+#[inline(always)]
+fn special(w: u64) -> u64 {
+    let quote = w ^ (ONES * b'"' as u64);
+    let backslash = w ^ (ONES * b'\\' as u64);
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v;
+    let control = w.wrapping_sub(ONES * 0x20) & !w;
+    (zero_in(quote) | zero_in(backslash) | control) & HIGHS
+}
+
+/// What follows the backslash for each byte below 0x20 (`u` means `\u00xx`).
+const SHORT: [u8; 32] = {
+    let mut t = [b'u'; 32];
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0a] = b'n';
+    t[0x0c] = b'f';
+    t[0x0d] = b'r';
+    t
+};
+
+#[cold]
+fn escape(out: &mut Vec<u8>, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    match b {
+        b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
+        _ => match SHORT[b as usize] {
+            b'u' => out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]]),
+            c => out.extend_from_slice(&[b'\\', c]),
+        },
+    }
+}
+
+/// Whether a byte is one JSON escapes, for the byte-wise paths.
+#[inline(always)]
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+const SPACES: u64 = ONES * b' ' as u64;
+
+/// The bytes of a string shorter than 8 in one word, first byte lowest, zeros above.
+/// Overlapping loads instead of a byte loop or a copy into a padded buffer.
+#[inline(always)]
+fn short_word(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n >= 4 {
+        let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+        let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]) as u64;
+        lo | hi << (8 * (n - 4))
+    } else if n > 0 {
+        b[0] as u64 | (b[n / 2] as u64) << (8 * (n / 2)) | (b[n - 1] as u64) << (8 * (n - 1))
+    } else {
+        0
+    }
+}
+
+#[inline(always)]
+fn word(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// Writes `s` as a JSON string. Most strings in MCP values are keys and short words,
+/// so strings up to 16 bytes are checked with one or two (overlapping) word loads and
+/// copied with fixed-size stores; longer ones are scanned a word at a time and clean
+/// runs copied with one `extend_from_slice`.
+#[inline]
+fn write_str(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    let n = b.len();
+    if n < 8 {
+        let w = short_word(b);
+        if special(w | SPACES << (8 * n)) == 0 {
+            // `"`, the bytes, `"`, then zeros: 16 bytes written, the excess cut off.
+            let x = b'"' as u128 | (w as u128) << 8 | (b'"' as u128) << (8 * (n + 1));
+            out.extend_from_slice(&x.to_le_bytes());
+            out.truncate(out.len() - (14 - n));
+            return;
+        }
+    } else if n <= 16 {
+        let (w1, w2) = (word(b, 0), word(b, n - 8));
+        if special(w1) | special(w2) == 0 {
+            out.reserve(18);
+            out.push(b'"');
+            out.extend_from_slice(&w1.to_le_bytes());
+            out.truncate(out.len() - (16 - n));
+            out.extend_from_slice(&w2.to_le_bytes());
+            out.push(b'"');
+            return;
+        }
+    }
+    write_str_general(out, b);
+}
+
+fn write_str_general(out: &mut Vec<u8>, b: &[u8]) {
+    let n = b.len();
+    out.reserve(n + 2);
+    out.push(b'"');
+    let (mut start, mut i) = (0, 0);
+    while i + 8 <= n {
+        let m = special(word(b, i));
+        if m == 0 {
+            i += 8;
+            continue;
+        }
+        let j = i + (m.trailing_zeros() / 8) as usize;
+        out.extend_from_slice(&b[start..j]);
+        escape(out, b[j]);
+        i = j + 1;
+        start = i;
+    }
+    // The last partial word: one overlapping load when the string is long enough (it
+    // may see an escaped byte again, then the byte loop sorts it out).
+    if i < n && (n < 8 || special(word(b, n - 8)) != 0) {
+        for j in i..n {
+            if needs_escape(b[j]) {
+                out.extend_from_slice(&b[start..j]);
+                escape(out, b[j]);
+                start = j + 1;
+            }
+        }
+    }
+    out.extend_from_slice(&b[start..]);
+    out.push(b'"');
+}
+
+// ---------------------------------------------------------------------------------------
+// Numbers: serde_json's own formatter, so digits match it exactly (itoa for integers,
+// its float printer for finite floats). Writing to a Vec cannot fail.
+
+#[inline]
+fn fmt<F: FnOnce(&mut serde_json::ser::CompactFormatter, &mut Vec<u8>) -> io::Result<()>>(out: &mut Vec<u8>, f: F) {
+    let _ = f(&mut serde_json::ser::CompactFormatter, out);
+}
+
+#[inline]
+fn write_i64(out: &mut Vec<u8>, v: i64) {
+    fmt(out, |f, o| f.write_i64(o, v));
+}
+
+#[inline]
+fn write_u64(out: &mut Vec<u8>, v: u64) {
+    fmt(out, |f, o| f.write_u64(o, v));
+}
+
+/// serde_json writes non-finite floats as `null`.
+#[inline]
+fn write_f64(out: &mut Vec<u8>, v: f64) {
+    if v.is_finite() {
+        fmt(out, |f, o| f.write_f64(o, v));
+    } else {
+        out.extend_from_slice(b"null");
+    }
+}
+
+#[inline]
+fn write_f32(out: &mut Vec<u8>, v: f32) {
+    if v.is_finite() {
+        fmt(out, |f, o| f.write_f32(o, v));
+    } else {
+        out.extend_from_slice(b"null");
+    }
+}
+
+/// The error serde_json returns for a map key of this kind, taken from serde_json itself
+/// (its constructors are private) so the message and category are the same.
+#[cold]
+fn key_error(float: bool) -> Error {
+    struct BadKey(bool);
+    impl Serialize for BadKey {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use ser::SerializeMap;
+            let mut m = s.serialize_map(Some(1))?;
+            if self.0 {
+                m.serialize_entry(&f64::NAN, &())?;
+            } else {
+                m.serialize_entry(&(), &())?;
+            }
+            m.end()
+        }
+    }
+    let msg = if float { "float key must be finite (got NaN or +/-inf)" } else { "key must be a string" };
+    serde_json::to_writer(io::sink(), &BadKey(float)).err().unwrap_or_else(|| <Error as ser::Error>::custom(msg))
+}
+
+// ---------------------------------------------------------------------------------------
+// The serializer
+
+struct Ser<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+struct Compound<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+    /// A `RawValue` (or arbitrary-precision `Number`): its one field is written verbatim.
+    raw: bool,
+}
+
+impl<'a> Compound<'a> {
+    #[inline]
+    fn comma(&mut self) {
+        if self.first {
+            self.first = false;
+        } else {
+            self.out.push(b',');
+        }
+    }
+}
+
+/// Opens `{"variant":` for the enum variant forms that serde_json wraps in an object.
+#[inline]
+fn open_variant(out: &mut Vec<u8>, variant: &str) {
+    out.push(b'{');
+    write_str(out, variant);
+    out.push(b':');
+}
+
+impl<'a> ser::Serializer for Ser<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = Compound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.out.extend_from_slice(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        write_i64(self.out, v);
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Error> {
+        fmt(self.out, |f, o| f.write_i128(o, v));
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        write_u64(self.out, v);
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Error> {
+        fmt(self.out, |f, o| f.write_u128(o, v));
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        write_f32(self.out, v);
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        write_f64(self.out, v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        write_str(self.out, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        write_str(self.out, v);
+        Ok(())
+    }
+    /// Bytes are an array of numbers, as in serde_json.
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        self.out.push(b'[');
+        for (i, b) in v.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            write_u64(self.out, (*b).into());
+        }
+        self.out.push(b']');
+        Ok(())
+    }
+    #[inline]
+    fn serialize_none(self) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<(), Error> {
+        v.serialize(self)
+    }
+    #[inline]
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.out.extend_from_slice(b"null");
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), Error> {
+        self.serialize_str(variant)
+    }
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<(), Error> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        v: &T,
+    ) -> Result<(), Error> {
+        open_variant(self.out, variant);
+        v.serialize(Ser { out: &mut *self.out })?;
+        self.out.push(b'}');
+        Ok(())
+    }
+    #[inline]
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a>, Error> {
+        self.out.push(b'[');
+        Ok(Compound { out: self.out, first: true, raw: false })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a>, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Compound<'a>, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'a>, Error> {
+        open_variant(self.out, variant);
+        self.out.push(b'[');
+        Ok(Compound { out: self.out, first: true, raw: false })
+    }
+    #[inline]
+    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a>, Error> {
+        self.out.push(b'{');
+        Ok(Compound { out: self.out, first: true, raw: false })
+    }
+    #[inline]
+    fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'a>, Error> {
+        if name == RAW_VALUE_TOKEN || name == NUMBER_TOKEN {
+            return Ok(Compound { out: self.out, first: true, raw: true });
+        }
+        self.out.push(b'{');
+        Ok(Compound { out: self.out, first: true, raw: false })
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'a>, Error> {
+        open_variant(self.out, variant);
+        self.out.push(b'{');
+        Ok(Compound { out: self.out, first: true, raw: false })
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        self.comma();
+        v.serialize(Ser { out: &mut *self.out })
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.out.push(b']');
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<(), Error> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<(), Error> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.out.extend_from_slice(b"]}");
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.comma();
+        key.serialize(KeySer { out: &mut *self.out })?;
+        self.out.push(b':');
+        Ok(())
+    }
+    #[inline]
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        v.serialize(Ser { out: &mut *self.out })
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.out.push(b'}');
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Error> {
+        if self.raw {
+            return if key == RAW_VALUE_TOKEN || key == NUMBER_TOKEN {
+                v.serialize(RawSer { out: &mut *self.out })
+            } else {
+                Err(<Error as ser::Error>::custom("unexpected field in a raw JSON value"))
+            };
+        }
+        self.comma();
+        write_str(self.out, key);
+        self.out.push(b':');
+        v.serialize(Ser { out: &mut *self.out })
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        if !self.raw {
+            self.out.push(b'}');
+        }
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), Error> {
+        ser::SerializeStruct::serialize_field(self, key, v)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.out.extend_from_slice(b"}}");
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Map keys: strings as strings; integers, floats and bools quoted, as serde_json does;
+// anything else is serde_json's "key must be a string" error.
+
+struct KeySer<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl KeySer<'_> {
+    #[inline]
+    fn quoted(self, f: impl FnOnce(&mut Vec<u8>)) -> Result<(), Error> {
+        self.out.push(b'"');
+        f(self.out);
+        self.out.push(b'"');
+        Ok(())
+    }
+}
+
+impl ser::Serializer for KeySer<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        write_str(self.out, v);
+        Ok(())
+    }
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.quoted(|o| o.extend_from_slice(if v { b"true" } else { b"false" }))
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        self.quoted(|o| write_i64(o, v))
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Error> {
+        self.quoted(|o| fmt(o, |f, o| f.write_i128(o, v)))
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        self.quoted(|o| write_u64(o, v))
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Error> {
+        self.quoted(|o| fmt(o, |f, o| f.write_u128(o, v)))
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        if !v.is_finite() {
+            return Err(key_error(true));
+        }
+        self.quoted(|o| write_f32(o, v))
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        if !v.is_finite() {
+            return Err(key_error(true));
+        }
+        self.quoted(|o| write_f64(o, v))
+    }
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), Error> {
+        Err(key_error(false))
+    }
+    fn serialize_none(self) -> Result<(), Error> {
+        Err(key_error(false))
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<(), Error> {
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), Error> {
+        Err(key_error(false))
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Error> {
+        Err(key_error(false))
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), Error> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<(), Error> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Error> {
+        Err(key_error(false))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+        Err(key_error(false))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Error> {
+        Err(key_error(false))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, Error> {
+        Err(key_error(false))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        Err(key_error(false))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        Err(key_error(false))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Error> {
+        Err(key_error(false))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        Err(key_error(false))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The text inside a RawValue: already JSON, written as is.
+
+struct RawSer<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+#[cold]
+fn not_raw() -> Error {
+    <Error as ser::Error>::custom("a raw JSON value must hold a string")
+}
+
+impl ser::Serializer for RawSer<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        self.out.extend_from_slice(v.as_bytes());
+        Ok(())
+    }
+    fn serialize_bool(self, _: bool) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_i64(self, _: i64) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_u64(self, _: u64) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_i8(self, _: i8) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_i16(self, _: i16) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_i32(self, _: i32) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_u8(self, _: u8) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_u16(self, _: u16) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_u32(self, _: u32) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_f32(self, _: f32) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_f64(self, _: f64) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_char(self, _: char) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_none(self) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_unit(self) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Error> {
+        Err(not_raw())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+        Err(not_raw())
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Error> {
+        Err(not_raw())
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, Error> {
+        Err(not_raw())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        Err(not_raw())
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        Err(not_raw())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Error> {
+        Err(not_raw())
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        Err(not_raw())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same<T: Serialize + ?Sized>(v: &T) {
+        assert_eq!(String::from_utf8(to_vec(v).unwrap()).unwrap(), serde_json::to_string(v).unwrap());
+    }
+
+    #[test]
+    fn special_finds_the_first_escaped_byte() {
+        for pos in 0..8 {
+            for b in [b'"', b'\\', 0u8, 0x1f, b'\n'] {
+                let mut w = [b'a'; 8];
+                w[pos] = b;
+                // A second special byte later must not move the answer.
+                if pos < 7 {
+                    w[7] = b'"';
+                }
+                let m = special(u64::from_le_bytes(w));
+                assert_eq!((m.trailing_zeros() / 8) as usize, pos, "{w:?}");
+            }
+        }
+        for b in [b' ', b'!', b'#', b'[', b']', 0x7f, 0x80, 0xa2, 0xdc, 0xff] {
+            assert_eq!(special(u64::from_le_bytes([b; 8])), 0, "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn small_values_match_serde_json() {
+        same("");
+        same("a\"b\\c\u{1}\u{7f}é\u{2028}😀");
+        same(&[1.5f64, -0.0, f64::NAN, 1e300]);
+        same(&(1u8, -2i8, 'x', (), Some(3), None::<u8>));
+        same(&[i64::MIN, i64::MAX]);
+        same(&u64::MAX);
+        same(&i128::MIN);
+        same(&serde_json::json!({"a": [], "b": {}, "c": [{}], "d": null}));
+    }
+
+    #[test]
+    fn to_vec_into_appends_and_restores_on_error() {
+        let mut buf = b"x".to_vec();
+        to_vec_into(&mut buf, &[1, 2]).unwrap();
+        assert_eq!(buf, b"x[1,2]");
+        let mut bad = std::collections::BTreeMap::new();
+        bad.insert(vec![1], 2);
+        let e = to_vec_into(&mut buf, &[bad.clone()]).unwrap_err();
+        assert_eq!(buf, b"x[1,2]");
+        assert_eq!(e.to_string(), serde_json::to_vec(&bad).unwrap_err().to_string());
+    }
+
+    #[test]
+    fn to_writer_and_to_string() {
+        let v = serde_json::json!({"k": "v\n"});
+        let mut out = Vec::new();
+        to_writer(&mut out, &v).unwrap();
+        assert_eq!(out, serde_json::to_vec(&v).unwrap());
+        assert_eq!(to_string(&v).unwrap(), serde_json::to_string(&v).unwrap());
+    }
+}

@@ -1,0 +1,510 @@
+//! `mcp_schema::to_vec` must write exactly the bytes `serde_json::to_vec` writes, for
+//! every value: spec examples (as `Value` and as their typed schema types), recorded
+//! sessions, strings built around the writer's 8-byte scanning, numbers, nesting, enums,
+//! non-string map keys and `RawValue`.
+
+// The 2026-07-28 examples include types that version deprecates.
+#![allow(deprecated)]
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use mcp_schema_tests::{example_files, upstream, workspace_root, Tally};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
+
+/// Both writers' output (or both errors) for `v`.
+fn diff<T: Serialize + ?Sized + Debug>(label: &str, v: &T) -> Result<(), String> {
+    let ours = mcp_schema::to_vec(v);
+    let theirs = serde_json::to_vec(v);
+    let show = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    match (ours, theirs) {
+        (Ok(a), Ok(b)) if a == b => {
+            // The other entry points agree with `to_vec`.
+            let mut buf = b"prefix".to_vec();
+            mcp_schema::to_vec_into(&mut buf, v).map_err(|e| format!("{label}: to_vec_into: {e}"))?;
+            let mut w = Vec::new();
+            mcp_schema::to_writer(&mut w, v).map_err(|e| format!("{label}: to_writer: {e}"))?;
+            let s = mcp_schema::to_string(v).map_err(|e| format!("{label}: to_string: {e}"))?;
+            if buf[6..] != b[..] || w != b || s.as_bytes() != &b[..] {
+                return Err(format!("{label}: to_vec_into/to_writer/to_string differ from to_vec"));
+            }
+            Ok(())
+        }
+        (Ok(a), Ok(b)) => Err(format!("{label}: wrote\n  {}\nserde_json wrote\n  {}", show(&a), show(&b))),
+        (Err(a), Err(b)) if a.to_string() == b.to_string() && a.classify() == b.classify() => Ok(()),
+        (a, b) => Err(format!("{label}: {:?} but serde_json gives {:?}", a.map(|x| show(&x)), b.map(|x| show(&x)))),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// (a) Spec examples and recorded sessions
+
+/// Reads JSON text as the 2026-07-28 type named `ty` and compares both writers on it.
+/// `None`: no such type in the list; `Some(Err)` with "read:" when it does not deserialize.
+macro_rules! typed_2026 {
+    ($($t:ident),* $(,)?) => {
+        fn typed_2026(ty: &str, label: &str, text: &str) -> Option<Result<(), String>> {
+            use mcp_schema::v2026_07_28 as m;
+            Some(match ty {
+                $(stringify!($t) => match serde_json::from_str::<m::$t>(text) {
+                    Ok(v) => diff(label, &v),
+                    Err(e) => Err(format!("read: {e}")),
+                },)*
+                _ => return None,
+            })
+        }
+    };
+}
+
+typed_2026!(
+    AudioContent,
+    BlobResourceContents,
+    BooleanSchema,
+    CallToolRequest,
+    CallToolRequestParams,
+    CallToolResult,
+    CallToolResultResponse,
+    CancelledNotification,
+    CancelledNotificationParams,
+    ClientCapabilities,
+    CompleteRequest,
+    CompleteRequestParams,
+    CompleteResult,
+    CompleteResultResponse,
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    CreateMessageResult,
+    DiscoverRequest,
+    DiscoverResult,
+    DiscoverResultResponse,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitRequestURLParams,
+    ElicitResult,
+    EmbeddedResource,
+    GetPromptRequest,
+    GetPromptRequestParams,
+    GetPromptResult,
+    GetPromptResultResponse,
+    HeaderMismatchError,
+    ImageContent,
+    InputRequests,
+    InputRequiredResult,
+    InputResponses,
+    InternalError,
+    InvalidParamsError,
+    ListPromptsRequest,
+    ListPromptsResult,
+    ListPromptsResultResponse,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesResult,
+    ListResourceTemplatesResultResponse,
+    ListResourcesRequest,
+    ListResourcesResult,
+    ListResourcesResultResponse,
+    ListRootsRequest,
+    ListRootsResult,
+    ListToolsRequest,
+    ListToolsResult,
+    ListToolsResultResponse,
+    LoggingMessageNotification,
+    LoggingMessageNotificationParams,
+    MethodNotFoundError,
+    MissingRequiredClientCapabilityError,
+    ModelPreferences,
+    NumberSchema,
+    PaginatedRequestParams,
+    ParseError,
+    ProgressNotification,
+    ProgressNotificationParams,
+    PromptListChangedNotification,
+    ReadResourceRequest,
+    ReadResourceResult,
+    ReadResourceResultResponse,
+    Resource,
+    ResourceLink,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    ResourceUpdatedNotificationParams,
+    Root,
+    SamplingMessage,
+    ServerCapabilities,
+    StringSchema,
+    SubscriptionsAcknowledgedNotification,
+    SubscriptionsListenRequest,
+    SubscriptionsListenResult,
+    SubscriptionsListenResultResponse,
+    TextContent,
+    TextResourceContents,
+    TitledMultiSelectEnumSchema,
+    TitledSingleSelectEnumSchema,
+    Tool,
+    ToolListChangedNotification,
+    ToolResultContent,
+    ToolUseContent,
+    UnsupportedProtocolVersionError,
+    UntitledMultiSelectEnumSchema,
+    UntitledSingleSelectEnumSchema,
+);
+
+#[test]
+fn spec_examples_write_like_serde_json() {
+    let mut tally = Tally::default();
+    let (mut typed, mut unreadable) = (0, 0);
+    let schema = upstream().join("mcp-spec/schema");
+    let mut versions: Vec<_> = std::fs::read_dir(&schema).unwrap().flatten().map(|e| e.path()).collect();
+    versions.sort();
+    let mut files = 0;
+    for v in versions {
+        let dir = v.join("examples");
+        if !dir.is_dir() {
+            continue;
+        }
+        let version = v.file_name().unwrap().to_string_lossy().into_owned();
+        for (ty, path) in example_files(&dir) {
+            files += 1;
+            let label = format!("{version}/{ty}/{}", path.file_name().unwrap().to_string_lossy());
+            let text = std::fs::read_to_string(&path).unwrap();
+            let value: Value = serde_json::from_str(&text).unwrap();
+            tally.check(diff(&format!("{label} as Value"), &value));
+            if version == "2026-07-28" {
+                match typed_2026(&ty, &format!("{label} as {ty}"), &text) {
+                    // tests/spec_examples.rs tracks the examples that disagree with the schema.
+                    Some(Err(e)) if e.starts_with("read:") => unreadable += 1,
+                    Some(r) => {
+                        typed += 1;
+                        tally.check(r);
+                    }
+                    None => tally.check(Err(format!("{label}: add `{ty}` to typed_2026!"))),
+                }
+            }
+        }
+    }
+    assert!(files > 100, "only {files} example files found");
+    eprintln!("{files} example files; {typed} also as their 2026-07-28 type ({unreadable} do not read as it)");
+    tally.finish("spec examples written like serde_json");
+}
+
+/// Every message of the CLI's recorded sessions, as `Value` and as its version's `JSONRPCMessage`.
+#[test]
+fn recorded_sessions_write_like_serde_json() {
+    let mut tally = Tally::default();
+    let dir = workspace_root().join("cli/tests/data/sessions");
+    for (version, read) in [
+        (
+            "2024-11-05",
+            typed_message::<mcp_schema::v2024_11_05::JSONRPCMessage> as fn(&str, &str) -> Result<(), String>,
+        ),
+        ("2025-03-26", typed_message::<mcp_schema::v2025_03_26::JSONRPCMessage>),
+        ("2025-06-18", typed_message::<mcp_schema::v2025_06_18::JSONRPCMessage>),
+        ("2025-11-25", typed_message::<mcp_schema::v2025_11_25::JSONRPCMessage>),
+    ] {
+        let path = dir.join(format!("{version}.jsonl"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let label = format!("{version}.jsonl:{}", i + 1);
+            let line: Value = serde_json::from_str(line).unwrap();
+            let msg = &line["msg"];
+            tally.check(diff(&format!("{label} as Value"), msg));
+            tally.check(read(&label, &msg.to_string()));
+        }
+    }
+    tally.finish("recorded session messages written like serde_json");
+}
+
+fn typed_message<T: Serialize + serde::de::DeserializeOwned + Debug>(label: &str, text: &str) -> Result<(), String> {
+    let v: T = serde_json::from_str(text).map_err(|e| format!("{label}: {e}"))?;
+    diff(&format!("{label} typed"), &v)
+}
+
+// ---------------------------------------------------------------------------------------
+// (b) Strings
+
+#[test]
+fn strings_write_like_serde_json() {
+    let mut tally = Tally::default();
+    // Every ASCII byte alone, as a key, and in the middle of a clean run.
+    for b in 0u8..0x80 {
+        let c = b as char;
+        let s = c.to_string();
+        tally.check(diff(&format!("byte {b:#04x}"), &s));
+        tally.check(diff(&format!("byte {b:#04x} as a key"), &BTreeMap::from([(s.clone(), 1)])));
+        tally.check(diff(&format!("byte {b:#04x} inside"), &format!("abcdefghij{c}klmnopqrstu{c}{c}")));
+    }
+    // Multi-byte UTF-8, including bytes that look like `"` or `\` with the high bit set.
+    for s in [
+        "é",
+        "€",
+        "😀",
+        "\u{2028}\u{2029}",
+        "\u{80}\u{a2}\u{dc}\u{ff}",
+        "日本語のテキスト\n改行",
+        "a\u{7f}b",
+        "\u{10ffff}",
+    ] {
+        tally.check(diff(&format!("utf-8 {s:?}"), s));
+        tally.check(diff(&format!("utf-8 {s:?} repeated"), &s.repeat(9)));
+    }
+    // Lengths 0..=40 with one special byte at every position (word and tail boundaries),
+    // and with two specials in the same word.
+    let specials = ['"', '\\', '\n', '\u{0}', '\u{1f}', '\t', '\u{8}', '\u{c}', '\r', 'é', '😀'];
+    for len in 0..=40usize {
+        let base: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+        tally.check(diff(&format!("clean len {len}"), &base));
+        for pos in 0..len {
+            for sp in specials {
+                let mut s: String = base.chars().take(pos).collect();
+                s.push(sp);
+                s.extend(base.chars().skip(pos + 1));
+                tally.check(diff(&format!("len {len} {sp:?} at {pos}"), &s));
+                if pos + 3 < len {
+                    let mut t: Vec<char> = s.chars().collect();
+                    t[pos + 3] = '"';
+                    let t: String = t.into_iter().collect();
+                    tally.check(diff(&format!("len {len} {sp:?} at {pos} and '\"' at {}", pos + 3), &t));
+                }
+            }
+        }
+        // All specials.
+        tally.check(diff(&format!("len {len} all quotes"), &"\"".repeat(len)));
+        tally.check(diff(&format!("len {len} all controls"), &"\u{1}".repeat(len)));
+    }
+    // Long text with escapes scattered, as tool descriptions have.
+    let long = "A tool that reads \"files\".\nUse it\twisely; paths like C:\\tmp work.\r\n".repeat(100);
+    tally.check(diff("long text", &long));
+    tally.check(diff("char", &'"'));
+    tally.check(diff("char key", &BTreeMap::from([('\n', 1), ('x', 2)])));
+    tally.finish("strings written like serde_json");
+}
+
+// ---------------------------------------------------------------------------------------
+// (c) Numbers, (d) nesting, enums and keys
+
+#[derive(Serialize, Debug)]
+enum E {
+    Unit,
+    Newtype(i32),
+    Tuple(u8, String),
+    Struct { a: Option<bool>, b: Vec<()> },
+    EmptyTuple(),
+    EmptyStruct {},
+}
+
+#[derive(Serialize, Debug)]
+struct Wrapper(Vec<E>);
+
+#[derive(Serialize, Debug)]
+struct UnitStruct;
+
+#[derive(Serialize, Debug)]
+struct Plain {
+    id: i64,
+    #[serde(rename = "quoted\"key")]
+    odd: &'static str,
+    nested: BTreeMap<String, Vec<Value>>,
+    unit: (),
+    unit_struct: UnitStruct,
+    #[serde(with = "serde_bytes_like")]
+    bytes: Vec<u8>,
+}
+
+/// Serializes as bytes (`serialize_bytes`), which serde_json writes as an array of numbers.
+mod serde_bytes_like {
+    pub fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+}
+
+#[test]
+fn numbers_nesting_enums_and_keys_write_like_serde_json() {
+    let mut t = Tally::default();
+    for (i, n) in [i64::MIN, i64::MIN + 1, -1, 0, 1, 9, 10, 99, 100, i64::MAX].into_iter().enumerate() {
+        t.check(diff(&format!("i64 #{i}"), &n));
+    }
+    for n in [0u64, u64::MAX, u32::MAX as u64 + 1] {
+        t.check(diff(&format!("u64 {n}"), &n));
+    }
+    t.check(diff("small ints", &(i8::MIN, i16::MIN, i32::MIN, u8::MAX, u16::MAX, u32::MAX)));
+    t.check(diff("128-bit", &(i128::MIN, u128::MAX)));
+    let floats = [
+        0.0,
+        -0.0,
+        0.1,
+        0.5,
+        1.0,
+        -1.5,
+        1e15,
+        1e16,
+        1e17,
+        1e21,
+        1e22,
+        1e300,
+        -1e300,
+        1.7976931348623157e308,
+        5e-324,
+        2.2250738585072014e-308,
+        1e-7,
+        123456.789,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.30000000000000004,
+    ];
+    for f in floats {
+        t.check(diff(&format!("f64 {f:?}"), &f));
+        t.check(diff(&format!("f64 {f:?} as f32"), &(f as f32)));
+        t.check(diff(&format!("f64 {f:?} as a key"), &BTreeMap::from([(FloatKey(f), 1)])));
+        t.check(diff(&format!("f64 {f:?} as a Value"), &json!([f])));
+    }
+    for f in [0.1f32, 1.0e-45, f32::MAX, 16777216.0, 3.4028235e38, f32::NAN] {
+        t.check(diff(&format!("f32 {f:?}"), &f));
+    }
+    // Numbers as read from text (the crate reads floats exactly).
+    for text in
+        ["1", "-0", "-0.0", "1.0", "1e3", "1E-3", "12345678901234567890", "-9223372036854775808", "0.1", "2.5e-5"]
+    {
+        let v: Value = serde_json::from_str(text).unwrap();
+        t.check(diff(&format!("number {text}"), &v));
+    }
+    // Nesting, empties.
+    let nested = json!({"a": [], "b": {}, "c": [[], [{}], {"d": [[[]]]}], "e": null, "f": [true, false, null, "s", 1, 1.5],
+        "": {"": ""}, "deep": [[[[[[[[[[{"x": [1, {"y": {}}]}]]]]]]]]]]});
+    t.check(diff("nested Value", &nested));
+    t.check(diff("empty array", &Vec::<i32>::new()));
+    t.check(diff("empty map", &BTreeMap::<String, i32>::new()));
+    t.check(diff("empty Value object", &json!({})));
+    t.check(diff("unit", &()));
+    t.check(diff("None", &None::<i32>));
+    t.check(diff("Some(None)", &Some(None::<i32>)));
+    t.check(diff("tuple", &(1, "two", [3.5], ())));
+    let enums = Wrapper(vec![
+        E::Unit,
+        E::Newtype(-3),
+        E::Tuple(7, "t\"".into()),
+        E::Struct { a: Some(true), b: vec![(), ()] },
+        E::Struct { a: None, b: vec![] },
+        E::EmptyTuple(),
+        E::EmptyStruct {},
+    ]);
+    t.check(diff("enum variants", &enums));
+    let plain = Plain {
+        id: 42,
+        odd: "v",
+        nested: BTreeMap::from([("k".into(), vec![json!(1), json!({"z": [null]})]), ("\u{1}".into(), vec![])]),
+        unit: (),
+        unit_struct: UnitStruct,
+        bytes: vec![0, 1, 255],
+    };
+    t.check(diff("struct with odd fields", &plain));
+    // Keys that are not strings: numbers and bools are quoted, the rest is an error.
+    t.check(diff("i32 keys", &BTreeMap::from([(-1i32, "a"), (7, "b")])));
+    t.check(diff("u64 keys", &BTreeMap::from([(u64::MAX, 1)])));
+    t.check(diff("i128 keys", &BTreeMap::from([(i128::MIN, 1)])));
+    t.check(diff("bool keys", &BTreeMap::from([(true, 1), (false, 0)])));
+    t.check(diff("unit-variant keys", &BTreeMap::from([(K::A, 1)])));
+    t.check(diff("newtype keys", &BTreeMap::from([(Id("x\"y".into()), 1)])));
+    t.check(diff("Option keys", &BTreeMap::from([(Some("k"), 1)])));
+    t.check(diff("None key (error)", &BTreeMap::from([(None::<&str>, 1)])));
+    t.check(diff("unit key (error)", &BTreeMap::from([((), 1)])));
+    t.check(diff("seq key (error)", &BTreeMap::from([(vec![1], 1)])));
+    t.check(diff("struct-variant key (error)", &BTreeMap::from([(KS::S { a: 1 }, 1)])));
+    t.check(diff("error part-way through", &(1, [Fails])));
+    t.finish("numbers, nesting, enums and keys written like serde_json");
+}
+
+#[derive(Serialize, Debug, PartialEq, PartialOrd)]
+struct FloatKey(f64);
+impl Eq for FloatKey {}
+#[allow(clippy::derive_ord_xor_partial_ord)]
+impl Ord for FloatKey {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&o.0)
+    }
+}
+
+#[derive(Serialize, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum K {
+    A,
+}
+
+#[derive(Serialize, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Id(String);
+
+#[derive(Serialize, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum KS {
+    S { a: i32 },
+}
+
+/// A value whose `Serialize` fails part-way, after writing something.
+#[derive(Debug)]
+struct Fails;
+impl Serialize for Fails {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let mut q = s.serialize_seq(None)?;
+        q.serialize_element(&1)?;
+        let _ = q;
+        Err(S::Error::custom("no more"))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// (e) RawValue
+
+#[derive(Serialize, Debug)]
+struct WithRaw<'a> {
+    before: u8,
+    raw: &'a RawValue,
+    boxed: Box<RawValue>,
+    list: Vec<Box<RawValue>>,
+    map: BTreeMap<String, Box<RawValue>>,
+}
+
+#[test]
+fn raw_values_pass_through_like_serde_json() {
+    let mut t = Tally::default();
+    let texts = [r#"{ "a" : [1, 2 ,3] }"#, "  \"s\\u0041\"  ", "1.000e+10", "null", "[ ]", r#"{"é":"\u00e9\n"}"#];
+    for text in texts {
+        let raw = RawValue::from_string(text.to_string()).unwrap();
+        t.check(diff(&format!("raw {text:?}"), &raw));
+        let owned = serde_json::from_str::<Box<RawValue>>(text).unwrap();
+        t.check(diff(&format!("raw from text {text:?}"), &owned));
+        let w = WithRaw {
+            before: 1,
+            raw: &owned,
+            boxed: raw.clone(),
+            list: vec![raw.clone(), owned.clone()],
+            map: BTreeMap::from([("k\"".into(), raw.clone())]),
+        };
+        t.check(diff(&format!("raw inside a struct {text:?}"), &w));
+        t.check(diff(&format!("raw as Option {text:?}"), &Some(raw.clone())));
+        // Verbatim: the bytes are the raw text itself.
+        t.check(match mcp_schema::to_vec(&raw) {
+            Ok(b) if b == raw.get().as_bytes() => Ok(()),
+            other => Err(format!("raw {text:?} not verbatim: {other:?}")),
+        });
+        t.check(diff(&format!("raw as a key {text:?} (error)"), &BTreeMap::from([(RawKey(raw.clone()), 1)])));
+    }
+    t.finish("raw values written like serde_json");
+}
+
+#[derive(Serialize, Debug)]
+struct RawKey(Box<RawValue>);
+impl PartialEq for RawKey {
+    fn eq(&self, o: &Self) -> bool {
+        self.0.get() == o.0.get()
+    }
+}
+impl Eq for RawKey {}
+impl PartialOrd for RawKey {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for RawKey {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.get().cmp(o.0.get())
+    }
+}
