@@ -360,12 +360,9 @@ impl Checker {
         if self.validate {
             let mut cx = Cx::new(self.options);
             jsonrpc::envelope(value, &mut cx);
+            // The envelope rules include `jsonrpc.version`; the message's own type checks the literal again
+            // only where the version's types declare it, so the envelope is the one place for it.
             push_report(prefix, cx.finish(), out);
-            match o.get("jsonrpc") {
-                Some(Value::String(s)) if s == "2.0" => {}
-                Some(other) => out.diags.push(error(&format!("{prefix}/jsonrpc"), "literal", format!("must be \"2.0\", found {}", describe(other)))),
-                None => out.diags.push(error(prefix, "required", "a JSON-RPC message requires `jsonrpc`")),
-            }
         }
         if o.contains_key("method") {
             self.request_or_notification(line_protocol, dir, o, value, prefix, out);

@@ -249,7 +249,7 @@ const CORRUPTIONS: &[Corruption] = &[
         apply: |ls| {
             let l = find(ls, |m| m["method"] == "resources/list");
             set_msg(ls, l, |m| m["jsonrpc"] = "1.0".into());
-            (l, "/msg/jsonrpc", "literal")
+            (l, "/msg/jsonrpc", "jsonrpc.version")
         },
     },
     Corruption {
