@@ -1590,612 +1590,384 @@ impl __v::Validate for McpUiStyles {
         let Some(o) = cx.object(v, "McpUiStyles") else { return };
         cx.required(o, &[], "McpUiStyles");
         if let Some(x) = o.get("--color-background-primary") {
-            cx.key(
-                "--color-background-primary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-primary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-background-secondary") {
-            cx.key(
-                "--color-background-secondary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-secondary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-background-tertiary") {
-            cx.key(
-                "--color-background-tertiary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-tertiary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-background-inverse") {
-            cx.key(
-                "--color-background-inverse",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-inverse");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-background-ghost") {
-            cx.key(
-                "--color-background-ghost",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-ghost");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-background-info") {
-            cx.key(
-                "--color-background-info",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-info");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-background-danger") {
-            cx.key(
-                "--color-background-danger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-danger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-background-success") {
-            cx.key(
-                "--color-background-success",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-success");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-background-warning") {
-            cx.key(
-                "--color-background-warning",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-warning");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-background-disabled") {
-            cx.key(
-                "--color-background-disabled",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-background-disabled");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-primary") {
-            cx.key(
-                "--color-text-primary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-primary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-secondary") {
-            cx.key(
-                "--color-text-secondary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-secondary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-tertiary") {
-            cx.key(
-                "--color-text-tertiary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-tertiary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-inverse") {
-            cx.key(
-                "--color-text-inverse",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-inverse");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-ghost") {
-            cx.key(
-                "--color-text-ghost",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-ghost");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-info") {
-            cx.key(
-                "--color-text-info",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-info");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-danger") {
-            cx.key(
-                "--color-text-danger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-danger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-success") {
-            cx.key(
-                "--color-text-success",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-success");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-warning") {
-            cx.key(
-                "--color-text-warning",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-warning");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-text-disabled") {
-            cx.key(
-                "--color-text-disabled",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-text-disabled");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-primary") {
-            cx.key(
-                "--color-border-primary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-primary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-secondary") {
-            cx.key(
-                "--color-border-secondary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-secondary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-tertiary") {
-            cx.key(
-                "--color-border-tertiary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-tertiary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-inverse") {
-            cx.key(
-                "--color-border-inverse",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-inverse");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-ghost") {
-            cx.key(
-                "--color-border-ghost",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-ghost");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-info") {
-            cx.key(
-                "--color-border-info",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-info");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-danger") {
-            cx.key(
-                "--color-border-danger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-danger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-success") {
-            cx.key(
-                "--color-border-success",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-success");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-warning") {
-            cx.key(
-                "--color-border-warning",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-warning");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-border-disabled") {
-            cx.key(
-                "--color-border-disabled",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-border-disabled");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-ring-primary") {
-            cx.key(
-                "--color-ring-primary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-ring-primary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-ring-secondary") {
-            cx.key(
-                "--color-ring-secondary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-ring-secondary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-ring-inverse") {
-            cx.key(
-                "--color-ring-inverse",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-ring-inverse");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-ring-info") {
-            cx.key(
-                "--color-ring-info",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-ring-info");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-ring-danger") {
-            cx.key(
-                "--color-ring-danger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-ring-danger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-ring-success") {
-            cx.key(
-                "--color-ring-success",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-ring-success");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--color-ring-warning") {
-            cx.key(
-                "--color-ring-warning",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--color-ring-warning");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-sans") {
-            cx.key(
-                "--font-sans",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-sans");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-mono") {
-            cx.key(
-                "--font-mono",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-mono");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-weight-normal") {
-            cx.key(
-                "--font-weight-normal",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-weight-normal");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-weight-medium") {
-            cx.key(
-                "--font-weight-medium",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-weight-medium");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-weight-semibold") {
-            cx.key(
-                "--font-weight-semibold",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-weight-semibold");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-weight-bold") {
-            cx.key(
-                "--font-weight-bold",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-weight-bold");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-text-xs-size") {
-            cx.key(
-                "--font-text-xs-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-text-xs-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-text-sm-size") {
-            cx.key(
-                "--font-text-sm-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-text-sm-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-text-md-size") {
-            cx.key(
-                "--font-text-md-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-text-md-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-text-lg-size") {
-            cx.key(
-                "--font-text-lg-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-text-lg-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-xs-size") {
-            cx.key(
-                "--font-heading-xs-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-xs-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-sm-size") {
-            cx.key(
-                "--font-heading-sm-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-sm-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-md-size") {
-            cx.key(
-                "--font-heading-md-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-md-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-lg-size") {
-            cx.key(
-                "--font-heading-lg-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-lg-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-xl-size") {
-            cx.key(
-                "--font-heading-xl-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-xl-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-2xl-size") {
-            cx.key(
-                "--font-heading-2xl-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-2xl-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-3xl-size") {
-            cx.key(
-                "--font-heading-3xl-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-3xl-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-text-xs-line-height") {
-            cx.key(
-                "--font-text-xs-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-text-xs-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-text-sm-line-height") {
-            cx.key(
-                "--font-text-sm-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-text-sm-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-text-md-line-height") {
-            cx.key(
-                "--font-text-md-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-text-md-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-text-lg-line-height") {
-            cx.key(
-                "--font-text-lg-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-text-lg-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-xs-line-height") {
-            cx.key(
-                "--font-heading-xs-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-xs-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-sm-line-height") {
-            cx.key(
-                "--font-heading-sm-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-sm-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-md-line-height") {
-            cx.key(
-                "--font-heading-md-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-md-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-lg-line-height") {
-            cx.key(
-                "--font-heading-lg-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-lg-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-xl-line-height") {
-            cx.key(
-                "--font-heading-xl-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-xl-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-2xl-line-height") {
-            cx.key(
-                "--font-heading-2xl-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-2xl-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--font-heading-3xl-line-height") {
-            cx.key(
-                "--font-heading-3xl-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--font-heading-3xl-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--border-radius-xs") {
-            cx.key(
-                "--border-radius-xs",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--border-radius-xs");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--border-radius-sm") {
-            cx.key(
-                "--border-radius-sm",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--border-radius-sm");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--border-radius-md") {
-            cx.key(
-                "--border-radius-md",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--border-radius-md");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--border-radius-lg") {
-            cx.key(
-                "--border-radius-lg",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--border-radius-lg");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--border-radius-xl") {
-            cx.key(
-                "--border-radius-xl",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--border-radius-xl");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--border-radius-full") {
-            cx.key(
-                "--border-radius-full",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--border-radius-full");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--border-width-regular") {
-            cx.key(
-                "--border-width-regular",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--border-width-regular");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--shadow-hairline") {
-            cx.key(
-                "--shadow-hairline",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--shadow-hairline");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--shadow-sm") {
-            cx.key(
-                "--shadow-sm",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--shadow-sm");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--shadow-md") {
-            cx.key(
-                "--shadow-md",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--shadow-md");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("--shadow-lg") {
-            cx.key(
-                "--shadow-lg",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("--shadow-lg");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2310,20 +2082,14 @@ impl __v::Validate for McpUiOpenLinkRequest {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequest") else { return };
         cx.required(o, &["method", "params"], "McpUiOpenLinkRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/open-link"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/open-link"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiOpenLinkRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <McpUiOpenLinkRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2420,12 +2186,9 @@ impl __v::Validate for McpUiOpenLinkRequestParams {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequestParams") else { return };
         cx.required(o, &["url"], "McpUiOpenLinkRequestParams");
         if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("url");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2516,12 +2279,9 @@ impl __v::Validate for McpUiOpenLinkResult {
         let Some(o) = cx.object(v, "McpUiOpenLinkResult") else { return };
         cx.required(o, &[], "McpUiOpenLinkResult");
         if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2646,23 +2406,14 @@ impl __v::Validate for McpUiDownloadFileRequest {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequest") else { return };
         cx.required(o, &["method", "params"], "McpUiDownloadFileRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/download-file"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/download-file"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiDownloadFileRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <McpUiDownloadFileRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2822,24 +2573,19 @@ impl __v::Validate for McpUiDownloadFileRequestParamsContentsItem {
                 <crate::v2025_11_25::ResourceLink as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "McpUiDownloadFileRequestParamsContentsItem",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "McpUiDownloadFileRequestParamsContentsItem",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => {
                 cx.required(o, &["type"], "McpUiDownloadFileRequestParamsContentsItem")
@@ -2946,14 +2692,11 @@ impl __v::Validate for McpUiDownloadFileRequestParams {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequestParams") else { return };
         cx.required(o, &["contents"], "McpUiDownloadFileRequestParams");
         if let Some(x) = o.get("contents") {
-            cx.key(
-                "contents",
-                |cx| {
-                    <Vec<
-                        McpUiDownloadFileRequestParamsContentsItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("contents");
+            <Vec<
+                McpUiDownloadFileRequestParamsContentsItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3044,12 +2787,9 @@ impl __v::Validate for McpUiDownloadFileResult {
         let Some(o) = cx.object(v, "McpUiDownloadFileResult") else { return };
         cx.required(o, &[], "McpUiDownloadFileResult");
         if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3164,20 +2904,14 @@ impl __v::Validate for McpUiMessageRequest {
         let Some(o) = cx.object(v, "McpUiMessageRequest") else { return };
         cx.required(o, &["method", "params"], "McpUiMessageRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/message"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/message"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiMessageRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <McpUiMessageRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3292,22 +3026,16 @@ impl __v::Validate for McpUiMessageRequestParams {
         let Some(o) = cx.object(v, "McpUiMessageRequestParams") else { return };
         cx.required(o, &["role", "content"], "McpUiMessageRequestParams");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("user"));
-                },
-            );
+            cx.push_key("role");
+            cx.literal(x, __p::Lit::Str("user"));
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<
-                        crate::v2025_11_25::ContentBlock,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <Vec<
+                crate::v2025_11_25::ContentBlock,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3398,12 +3126,9 @@ impl __v::Validate for McpUiMessageResult {
         let Some(o) = cx.object(v, "McpUiMessageResult") else { return };
         cx.required(o, &[], "McpUiMessageResult");
         if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3520,20 +3245,14 @@ impl __v::Validate for McpUiSandboxProxyReadyNotification {
         let Some(o) = cx.object(v, "McpUiSandboxProxyReadyNotification") else { return };
         cx.required(o, &["method", "params"], "McpUiSandboxProxyReadyNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3658,26 +3377,17 @@ impl __v::Validate for McpUiSandboxResourceReadyNotification {
         };
         cx.required(o, &["method", "params"], "McpUiSandboxResourceReadyNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(
-                        x,
-                        __p::Lit::Str("ui/notifications/sandbox-resource-ready"),
-                    );
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/sandbox-resource-ready"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiSandboxResourceReadyNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("params");
+            <McpUiSandboxResourceReadyNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -3813,36 +3523,24 @@ impl __v::Validate for McpUiSandboxResourceReadyNotificationParams {
         };
         cx.required(o, &["html"], "McpUiSandboxResourceReadyNotificationParams");
         if let Some(x) = o.get("html") {
-            cx.key(
-                "html",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("html");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sandbox") {
-            cx.key(
-                "sandbox",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sandbox");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("csp") {
-            cx.key(
-                "csp",
-                |cx| {
-                    <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("csp");
+            <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("permissions") {
-            cx.key(
-                "permissions",
-                |cx| {
-                    <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("permissions");
+            <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3962,23 +3660,14 @@ impl __v::Validate for McpUiSizeChangedNotification {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotification") else { return };
         cx.required(o, &["method", "params"], "McpUiSizeChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/size-changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/size-changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiSizeChangedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <McpUiSizeChangedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4078,20 +3767,14 @@ impl __v::Validate for McpUiSizeChangedNotificationParams {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotificationParams") else { return };
         cx.required(o, &[], "McpUiSizeChangedNotificationParams");
         if let Some(x) = o.get("width") {
-            cx.key(
-                "width",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("width");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("height") {
-            cx.key(
-                "height",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("height");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4209,23 +3892,14 @@ impl __v::Validate for McpUiToolInputNotification {
         let Some(o) = cx.object(v, "McpUiToolInputNotification") else { return };
         cx.required(o, &["method", "params"], "McpUiToolInputNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-input"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/tool-input"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiToolInputNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <McpUiToolInputNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4314,12 +3988,9 @@ impl __v::Validate for McpUiToolInputNotificationParams {
         let Some(o) = cx.object(v, "McpUiToolInputNotificationParams") else { return };
         cx.required(o, &[], "McpUiToolInputNotificationParams");
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4438,23 +4109,17 @@ impl __v::Validate for McpUiToolInputPartialNotification {
         let Some(o) = cx.object(v, "McpUiToolInputPartialNotification") else { return };
         cx.required(o, &["method", "params"], "McpUiToolInputPartialNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-input-partial"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/tool-input-partial"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiToolInputPartialNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("params");
+            <McpUiToolInputPartialNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4545,12 +4210,9 @@ impl __v::Validate for McpUiToolInputPartialNotificationParams {
         };
         cx.required(o, &[], "McpUiToolInputPartialNotificationParams");
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4669,23 +4331,14 @@ impl __v::Validate for McpUiToolResultNotification {
         let Some(o) = cx.object(v, "McpUiToolResultNotification") else { return };
         cx.required(o, &["method", "params"], "McpUiToolResultNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-result"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/tool-result"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <crate::v2025_11_25::CallToolResult as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <crate::v2025_11_25::CallToolResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4806,23 +4459,17 @@ impl __v::Validate for McpUiToolCancelledNotification {
         let Some(o) = cx.object(v, "McpUiToolCancelledNotification") else { return };
         cx.required(o, &["method", "params"], "McpUiToolCancelledNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-cancelled"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/tool-cancelled"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiToolCancelledNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("params");
+            <McpUiToolCancelledNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4913,12 +4560,9 @@ impl __v::Validate for McpUiToolCancelledNotificationParams {
         };
         cx.required(o, &[], "McpUiToolCancelledNotificationParams");
         if let Some(x) = o.get("reason") {
-            cx.key(
-                "reason",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("reason");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5002,12 +4646,9 @@ impl __v::Validate for McpUiHostCss {
         let Some(o) = cx.object(v, "McpUiHostCss") else { return };
         cx.required(o, &[], "McpUiHostCss");
         if let Some(x) = o.get("fonts") {
-            cx.key(
-                "fonts",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("fonts");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5102,20 +4743,14 @@ impl __v::Validate for McpUiHostStyles {
         let Some(o) = cx.object(v, "McpUiHostStyles") else { return };
         cx.required(o, &[], "McpUiHostStyles");
         if let Some(x) = o.get("variables") {
-            cx.key(
-                "variables",
-                |cx| {
-                    <McpUiStyles as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("variables");
+            <McpUiStyles as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("css") {
-            cx.key(
-                "css",
-                |cx| {
-                    <McpUiHostCss as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("css");
+            <McpUiHostCss as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5328,109 +4963,64 @@ impl __v::Validate for McpUiHostContext {
         let Some(o) = cx.object(v, "McpUiHostContext") else { return };
         cx.required(o, &[], "McpUiHostContext");
         if let Some(x) = o.get("toolInfo") {
-            cx.key(
-                "toolInfo",
-                |cx| {
-                    <McpUiHostContextToolInfo as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("toolInfo");
+            <McpUiHostContextToolInfo as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("theme") {
-            cx.key(
-                "theme",
-                |cx| {
-                    <McpUiTheme as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("theme");
+            <McpUiTheme as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("styles") {
-            cx.key(
-                "styles",
-                |cx| {
-                    <McpUiHostStyles as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("styles");
+            <McpUiHostStyles as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("displayMode") {
-            cx.key(
-                "displayMode",
-                |cx| {
-                    <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("displayMode");
+            <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("availableDisplayModes") {
-            cx.key(
-                "availableDisplayModes",
-                |cx| {
-                    <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("availableDisplayModes");
+            <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("containerDimensions") {
-            cx.key(
-                "containerDimensions",
-                |cx| {
-                    <McpUiHostContextContainerDimensions as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("containerDimensions");
+            <McpUiHostContextContainerDimensions as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("locale") {
-            cx.key(
-                "locale",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("locale");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("timeZone") {
-            cx.key(
-                "timeZone",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("timeZone");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("userAgent") {
-            cx.key(
-                "userAgent",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("userAgent");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("platform") {
-            cx.key(
-                "platform",
-                |cx| {
-                    <McpUiHostContextPlatform as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("platform");
+            <McpUiHostContextPlatform as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("deviceCapabilities") {
-            cx.key(
-                "deviceCapabilities",
-                |cx| {
-                    <McpUiHostContextDeviceCapabilities as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("deviceCapabilities");
+            <McpUiHostContextDeviceCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("safeAreaInsets") {
-            cx.key(
-                "safeAreaInsets",
-                |cx| {
-                    <McpUiHostContextSafeAreaInsets as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("safeAreaInsets");
+            <McpUiHostContextSafeAreaInsets as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5539,23 +5129,14 @@ impl __v::Validate for McpUiHostContextToolInfo {
         let Some(o) = cx.object(v, "McpUiHostContextToolInfo") else { return };
         cx.required(o, &["tool"], "McpUiHostContextToolInfo");
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <crate::v2025_11_25::RequestId as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("id");
+            <crate::v2025_11_25::RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tool") {
-            cx.key(
-                "tool",
-                |cx| {
-                    <crate::v2025_11_25::Tool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tool");
+            <crate::v2025_11_25::Tool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5677,36 +5258,24 @@ impl __v::Validate for McpUiHostContextContainerDimensions {
         };
         cx.required(o, &[], "McpUiHostContextContainerDimensions");
         if let Some(x) = o.get("height") {
-            cx.key(
-                "height",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("height");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxHeight") {
-            cx.key(
-                "maxHeight",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxHeight");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("width") {
-            cx.key(
-                "width",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("width");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxWidth") {
-            cx.key(
-                "maxWidth",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxWidth");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5910,20 +5479,14 @@ impl __v::Validate for McpUiHostContextDeviceCapabilities {
         let Some(o) = cx.object(v, "McpUiHostContextDeviceCapabilities") else { return };
         cx.required(o, &[], "McpUiHostContextDeviceCapabilities");
         if let Some(x) = o.get("touch") {
-            cx.key(
-                "touch",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("touch");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hover") {
-            cx.key(
-                "hover",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hover");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6055,36 +5618,24 @@ impl __v::Validate for McpUiHostContextSafeAreaInsets {
             "McpUiHostContextSafeAreaInsets",
         );
         if let Some(x) = o.get("top") {
-            cx.key(
-                "top",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("top");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("right") {
-            cx.key(
-                "right",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("right");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("bottom") {
-            cx.key(
-                "bottom",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("bottom");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("left") {
-            cx.key(
-                "left",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("left");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6202,23 +5753,14 @@ impl __v::Validate for McpUiHostContextChangedNotification {
         };
         cx.required(o, &["method", "params"], "McpUiHostContextChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(
-                        x,
-                        __p::Lit::Str("ui/notifications/host-context-changed"),
-                    );
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/host-context-changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiHostContext as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <McpUiHostContext as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6346,23 +5888,17 @@ impl __v::Validate for McpUiUpdateModelContextRequest {
         let Some(o) = cx.object(v, "McpUiUpdateModelContextRequest") else { return };
         cx.required(o, &["method", "params"], "McpUiUpdateModelContextRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/update-model-context"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/update-model-context"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiUpdateModelContextRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("params");
+            <McpUiUpdateModelContextRequestParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -6470,22 +6006,16 @@ impl __v::Validate for McpUiUpdateModelContextRequestParams {
         };
         cx.required(o, &[], "McpUiUpdateModelContextRequestParams");
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<
-                        crate::v2025_11_25::ContentBlock,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <Vec<
+                crate::v2025_11_25::ContentBlock,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("structuredContent");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6600,20 +6130,14 @@ impl __v::Validate for McpUiResourceTeardownRequest {
         let Some(o) = cx.object(v, "McpUiResourceTeardownRequest") else { return };
         cx.required(o, &["method", "params"], "McpUiResourceTeardownRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/resource-teardown"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/resource-teardown"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6758,52 +6282,34 @@ impl __v::Validate for McpUiSupportedContentBlockModalities {
         };
         cx.required(o, &[], "McpUiSupportedContentBlockModalities");
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("image") {
-            cx.key(
-                "image",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("image");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("audio") {
-            cx.key(
-                "audio",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("audio");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resource") {
-            cx.key(
-                "resource",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resource");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resourceLink") {
-            cx.key(
-                "resourceLink",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resourceLink");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("structuredContent");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6914,20 +6420,14 @@ impl __v::Validate for McpUiRequestTeardownNotification {
         let Some(o) = cx.object(v, "McpUiRequestTeardownNotification") else { return };
         cx.required(o, &["method"], "McpUiRequestTeardownNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/request-teardown"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/request-teardown"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7136,105 +6636,63 @@ impl __v::Validate for McpUiHostCapabilities {
         let Some(o) = cx.object(v, "McpUiHostCapabilities") else { return };
         cx.required(o, &[], "McpUiHostCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("openLinks") {
-            cx.key(
-                "openLinks",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("openLinks");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("downloadFile") {
-            cx.key(
-                "downloadFile",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("downloadFile");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("serverTools") {
-            cx.key(
-                "serverTools",
-                |cx| {
-                    <McpUiHostCapabilitiesServerTools as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("serverTools");
+            <McpUiHostCapabilitiesServerTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("serverResources") {
-            cx.key(
-                "serverResources",
-                |cx| {
-                    <McpUiHostCapabilitiesServerResources as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("serverResources");
+            <McpUiHostCapabilitiesServerResources as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("logging") {
-            cx.key(
-                "logging",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("logging");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sandbox") {
-            cx.key(
-                "sandbox",
-                |cx| {
-                    <McpUiHostCapabilitiesSandbox as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("sandbox");
+            <McpUiHostCapabilitiesSandbox as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("updateModelContext") {
-            cx.key(
-                "updateModelContext",
-                |cx| {
-                    <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("updateModelContext");
+            <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("message");
+            <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <McpUiHostCapabilitiesSampling as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("sampling");
+            <McpUiHostCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7325,12 +6783,9 @@ impl __v::Validate for McpUiHostCapabilitiesServerTools {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerTools") else { return };
         cx.required(o, &[], "McpUiHostCapabilitiesServerTools");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7423,12 +6878,9 @@ impl __v::Validate for McpUiHostCapabilitiesServerResources {
         };
         cx.required(o, &[], "McpUiHostCapabilitiesServerResources");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7533,20 +6985,14 @@ impl __v::Validate for McpUiHostCapabilitiesSandbox {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSandbox") else { return };
         cx.required(o, &[], "McpUiHostCapabilitiesSandbox");
         if let Some(x) = o.get("permissions") {
-            cx.key(
-                "permissions",
-                |cx| {
-                    <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("permissions");
+            <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("csp") {
-            cx.key(
-                "csp",
-                |cx| {
-                    <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("csp");
+            <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7635,12 +7081,9 @@ impl __v::Validate for McpUiHostCapabilitiesSampling {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSampling") else { return };
         cx.required(o, &[], "McpUiHostCapabilitiesSampling");
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7766,31 +7209,19 @@ impl __v::Validate for McpUiAppCapabilities {
         let Some(o) = cx.object(v, "McpUiAppCapabilities") else { return };
         cx.required(o, &[], "McpUiAppCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <McpUiAppCapabilitiesTools as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <McpUiAppCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("availableDisplayModes") {
-            cx.key(
-                "availableDisplayModes",
-                |cx| {
-                    <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("availableDisplayModes");
+            <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7881,12 +7312,9 @@ impl __v::Validate for McpUiAppCapabilitiesTools {
         let Some(o) = cx.object(v, "McpUiAppCapabilitiesTools") else { return };
         cx.required(o, &[], "McpUiAppCapabilitiesTools");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8006,23 +7434,14 @@ impl __v::Validate for McpUiInitializeRequest {
         let Some(o) = cx.object(v, "McpUiInitializeRequest") else { return };
         cx.required(o, &["method", "params"], "McpUiInitializeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/initialize"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/initialize"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiInitializeRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <McpUiInitializeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8155,31 +7574,19 @@ impl __v::Validate for McpUiInitializeRequestParams {
             "McpUiInitializeRequestParams",
         );
         if let Some(x) = o.get("appInfo") {
-            cx.key(
-                "appInfo",
-                |cx| {
-                    <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("appInfo");
+            <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("appCapabilities") {
-            cx.key(
-                "appCapabilities",
-                |cx| {
-                    <McpUiAppCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("appCapabilities");
+            <McpUiAppCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8327,39 +7734,24 @@ impl __v::Validate for McpUiInitializeResult {
             "McpUiInitializeResult",
         );
         if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hostInfo") {
-            cx.key(
-                "hostInfo",
-                |cx| {
-                    <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("hostInfo");
+            <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hostCapabilities") {
-            cx.key(
-                "hostCapabilities",
-                |cx| {
-                    <McpUiHostCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hostCapabilities");
+            <McpUiHostCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hostContext") {
-            cx.key(
-                "hostContext",
-                |cx| {
-                    <McpUiHostContext as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hostContext");
+            <McpUiHostContext as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8466,20 +7858,14 @@ impl __v::Validate for McpUiInitializedNotification {
         let Some(o) = cx.object(v, "McpUiInitializedNotification") else { return };
         cx.required(o, &["method"], "McpUiInitializedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/initialized"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/initialized"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8640,36 +8026,24 @@ impl __v::Validate for McpUiResourceCsp {
         let Some(o) = cx.object(v, "McpUiResourceCsp") else { return };
         cx.required(o, &[], "McpUiResourceCsp");
         if let Some(x) = o.get("connectDomains") {
-            cx.key(
-                "connectDomains",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("connectDomains");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resourceDomains") {
-            cx.key(
-                "resourceDomains",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resourceDomains");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("frameDomains") {
-            cx.key(
-                "frameDomains",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("frameDomains");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("baseUriDomains") {
-            cx.key(
-                "baseUriDomains",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("baseUriDomains");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8805,36 +8179,24 @@ impl __v::Validate for McpUiResourcePermissions {
         let Some(o) = cx.object(v, "McpUiResourcePermissions") else { return };
         cx.required(o, &[], "McpUiResourcePermissions");
         if let Some(x) = o.get("camera") {
-            cx.key(
-                "camera",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("camera");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("microphone") {
-            cx.key(
-                "microphone",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("microphone");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("geolocation") {
-            cx.key(
-                "geolocation",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("geolocation");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("clipboardWrite") {
-            cx.key(
-                "clipboardWrite",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("clipboardWrite");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8980,36 +8342,24 @@ impl __v::Validate for McpUiResourceMeta {
         let Some(o) = cx.object(v, "McpUiResourceMeta") else { return };
         cx.required(o, &[], "McpUiResourceMeta");
         if let Some(x) = o.get("csp") {
-            cx.key(
-                "csp",
-                |cx| {
-                    <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("csp");
+            <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("permissions") {
-            cx.key(
-                "permissions",
-                |cx| {
-                    <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("permissions");
+            <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("domain") {
-            cx.key(
-                "domain",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("domain");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("prefersBorder") {
-            cx.key(
-                "prefersBorder",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("prefersBorder");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9132,23 +8482,17 @@ impl __v::Validate for McpUiRequestDisplayModeRequest {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequest") else { return };
         cx.required(o, &["method", "params"], "McpUiRequestDisplayModeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/request-display-mode"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/request-display-mode"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiRequestDisplayModeRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("params");
+            <McpUiRequestDisplayModeRequestParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -9247,12 +8591,9 @@ impl __v::Validate for McpUiRequestDisplayModeRequestParams {
         };
         cx.required(o, &["mode"], "McpUiRequestDisplayModeRequestParams");
         if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mode");
+            <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9351,12 +8692,9 @@ impl __v::Validate for McpUiRequestDisplayModeResult {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeResult") else { return };
         cx.required(o, &["mode"], "McpUiRequestDisplayModeResult");
         if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mode");
+            <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9566,29 +8904,24 @@ impl __v::Validate for McpUiToolMeta {
         let Some(o) = cx.object(v, "McpUiToolMeta") else { return };
         cx.required(o, &[], "McpUiToolMeta");
         if let Some(x) = o.get("resourceUri") {
-            cx.key(
-                "resourceUri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resourceUri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("visibility") {
-            cx.key(
-                "visibility",
-                |cx| {
-                    <Vec<McpUiToolVisibility> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("visibility");
+            <Vec<McpUiToolVisibility> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if o.contains_key("csp") {
-            cx.key("csp", |cx| cx.never("`csp` is typed `never` in McpUiToolMeta"));
+            cx.push_key("csp");
+            cx.never("`csp` is typed `never` in McpUiToolMeta");
+            cx.pop();
         }
         if o.contains_key("permissions") {
-            cx.key(
-                "permissions",
-                |cx| cx.never("`permissions` is typed `never` in McpUiToolMeta"),
-            );
+            cx.push_key("permissions");
+            cx.never("`permissions` is typed `never` in McpUiToolMeta");
+            cx.pop();
         }
     }
 }
@@ -9712,12 +9045,9 @@ impl __v::Validate for McpUiClientCapabilities {
         let Some(o) = cx.object(v, "McpUiClientCapabilities") else { return };
         cx.required(o, &[], "McpUiClientCapabilities");
         if let Some(x) = o.get("mimeTypes") {
-            cx.key(
-                "mimeTypes",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeTypes");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -344,20 +344,14 @@ impl __v::Validate for Request {
         let Some(o) = cx.object(v, "Request") else { return };
         cx.required(o, &["method"], "Request");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -445,12 +439,9 @@ impl __v::Validate for RequestParamsMeta {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
         cx.required(o, &[], "RequestParamsMeta");
         if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -533,18 +524,10 @@ impl __v::Validate for RequestParams {
         let Some(o) = cx.object(v, "RequestParams") else { return };
         cx.required(o, &[], "RequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
     }
 }
@@ -645,20 +628,14 @@ impl __v::Validate for Notification {
         let Some(o) = cx.object(v, "Notification") else { return };
         cx.required(o, &["method"], "Notification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -747,13 +724,10 @@ impl __v::Validate for NotificationParams {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
         cx.required(o, &[], "NotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -836,13 +810,10 @@ impl __v::Validate for Result {
         let Some(o) = cx.object(v, "Result") else { return };
         cx.required(o, &[], "Result");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -1094,36 +1065,24 @@ impl __v::Validate for JSONRPCRequest {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1247,28 +1206,19 @@ impl __v::Validate for JSONRPCNotification {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -1385,28 +1335,19 @@ impl __v::Validate for JSONRPCResponse {
         let Some(o) = cx.object(v, "JSONRPCResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <Result as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <Result as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -1529,28 +1470,19 @@ impl __v::Validate for JSONRPCError {
         let Some(o) = cx.object(v, "JSONRPCError") else { return };
         cx.required(o, &["jsonrpc", "id", "error"], "JSONRPCError");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <JSONRPCErrorError as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("error");
+            <JSONRPCErrorError as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -1665,28 +1597,19 @@ impl __v::Validate for JSONRPCErrorError {
         let Some(o) = cx.object(v, "JSONRPCErrorError") else { return };
         cx.required(o, &["code", "message"], "JSONRPCErrorError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("code");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1807,20 +1730,14 @@ impl __v::Validate for CancelledNotification {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
         cx.required(o, &["method", "params"], "CancelledNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1931,20 +1848,14 @@ impl __v::Validate for CancelledNotificationParams {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
         cx.required(o, &["requestId"], "CancelledNotificationParams");
         if let Some(x) = o.get("requestId") {
-            cx.key(
-                "requestId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requestId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("reason") {
-            cx.key(
-                "reason",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("reason");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2054,20 +1965,14 @@ impl __v::Validate for InitializeRequest {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
         cx.required(o, &["method", "params"], "InitializeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("initialize"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("initialize"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2190,28 +2095,19 @@ impl __v::Validate for InitializeRequestParams {
             "InitializeRequestParams",
         );
         if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("capabilities");
+            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("clientInfo") {
-            cx.key(
-                "clientInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("clientInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2353,45 +2249,30 @@ impl __v::Validate for InitializeResult {
             "InitializeResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("capabilities");
+            <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("serverInfo") {
-            cx.key(
-                "serverInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("serverInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("instructions") {
-            cx.key(
-                "instructions",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("instructions");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2496,20 +2377,14 @@ impl __v::Validate for InitializedNotification {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
         cx.required(o, &["method"], "InitializedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/initialized"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/initialized"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2623,31 +2498,19 @@ impl __v::Validate for ClientCapabilities {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
         cx.required(o, &[], "ClientCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("roots");
+            <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sampling");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2738,12 +2601,9 @@ impl __v::Validate for ClientCapabilitiesRoots {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
         cx.required(o, &[], "ClientCapabilitiesRoots");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2878,47 +2738,29 @@ impl __v::Validate for ServerCapabilities {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
         cx.required(o, &[], "ServerCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("logging") {
-            cx.key(
-                "logging",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("logging");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("prompts");
+            <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resources");
+            <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3009,12 +2851,9 @@ impl __v::Validate for ServerCapabilitiesPrompts {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
         cx.required(o, &[], "ServerCapabilitiesPrompts");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3116,20 +2955,14 @@ impl __v::Validate for ServerCapabilitiesResources {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
         cx.required(o, &[], "ServerCapabilitiesResources");
         if let Some(x) = o.get("subscribe") {
-            cx.key(
-                "subscribe",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("subscribe");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3220,12 +3053,9 @@ impl __v::Validate for ServerCapabilitiesTools {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
         cx.required(o, &[], "ServerCapabilitiesTools");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3325,20 +3155,14 @@ impl __v::Validate for Implementation {
         let Some(o) = cx.object(v, "Implementation") else { return };
         cx.required(o, &["name", "version"], "Implementation");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("version") {
-            cx.key(
-                "version",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("version");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3434,20 +3258,14 @@ impl __v::Validate for PingRequest {
         let Some(o) = cx.object(v, "PingRequest") else { return };
         cx.required(o, &["method"], "PingRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ping"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ping"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3560,20 +3378,14 @@ impl __v::Validate for ProgressNotification {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
         cx.required(o, &["method", "params"], "ProgressNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/progress"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/progress"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3696,28 +3508,19 @@ impl __v::Validate for ProgressNotificationParams {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
         cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
         if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("progress") {
-            cx.key(
-                "progress",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progress");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("total");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3818,20 +3621,14 @@ impl __v::Validate for PaginatedRequest {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
         cx.required(o, &["method"], "PaginatedRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3921,12 +3718,9 @@ impl __v::Validate for PaginatedRequestParams {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
         cx.required(o, &[], "PaginatedRequestParams");
         if let Some(x) = o.get("cursor") {
-            cx.key(
-                "cursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4023,21 +3817,15 @@ impl __v::Validate for PaginatedResult {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
         cx.required(o, &[], "PaginatedResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4142,20 +3930,14 @@ impl __v::Validate for ListResourcesRequest {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
         cx.required(o, &["method"], "ListResourcesRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4276,29 +4058,20 @@ impl __v::Validate for ListResourcesResult {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
         cx.required(o, &["resources"], "ListResourcesResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resources");
+            <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4403,20 +4176,14 @@ impl __v::Validate for ListResourceTemplatesRequest {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
         cx.required(o, &["method"], "ListResourceTemplatesRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/templates/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4542,29 +4309,20 @@ impl __v::Validate for ListResourceTemplatesResult {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
         cx.required(o, &["resourceTemplates"], "ListResourceTemplatesResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resourceTemplates") {
-            cx.key(
-                "resourceTemplates",
-                |cx| {
-                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resourceTemplates");
+            <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4677,20 +4435,14 @@ impl __v::Validate for ReadResourceRequest {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
         cx.required(o, &["method", "params"], "ReadResourceRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/read"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/read"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4789,13 +4541,10 @@ impl __v::Validate for ReadResourceRequestParams {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
         cx.required(o, &["uri"], "ReadResourceRequestParams");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -4906,23 +4655,15 @@ impl __v::Validate for ReadResourceResult {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
         cx.required(o, &["contents"], "ReadResourceResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("contents") {
-            cx.key(
-                "contents",
-                |cx| {
-                    <Vec<
-                        ReadResourceResultContentsItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("contents");
+            <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5123,20 +4864,14 @@ impl __v::Validate for ResourceListChangedNotification {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
         cx.required(o, &["method"], "ResourceListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5244,20 +4979,14 @@ impl __v::Validate for SubscribeRequest {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
         cx.required(o, &["method", "params"], "SubscribeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/subscribe"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/subscribe"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5356,13 +5085,10 @@ impl __v::Validate for SubscribeRequestParams {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
         cx.required(o, &["uri"], "SubscribeRequestParams");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5475,20 +5201,14 @@ impl __v::Validate for UnsubscribeRequest {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
         cx.required(o, &["method", "params"], "UnsubscribeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5587,13 +5307,10 @@ impl __v::Validate for UnsubscribeRequestParams {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
         cx.required(o, &["uri"], "UnsubscribeRequestParams");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5711,23 +5428,14 @@ impl __v::Validate for ResourceUpdatedNotification {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
         cx.required(o, &["method", "params"], "ResourceUpdatedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5826,13 +5534,10 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
         cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5985,53 +5690,35 @@ impl __v::Validate for Resource {
         let Some(o) = cx.object(v, "Resource") else { return };
         cx.required(o, &["uri", "name"], "Resource");
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6178,45 +5865,30 @@ impl __v::Validate for ResourceTemplate {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
         cx.required(o, &["uriTemplate", "name"], "ResourceTemplate");
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uriTemplate") {
-            cx.key(
-                "uriTemplate",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+            cx.push_key("uriTemplate");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6328,21 +6000,15 @@ impl __v::Validate for ResourceContents {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
         cx.required(o, &["uri"], "ResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6460,29 +6126,20 @@ impl __v::Validate for TextResourceContents {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
         cx.required(o, &["uri", "text"], "TextResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6608,30 +6265,21 @@ impl __v::Validate for BlobResourceContents {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
         cx.required(o, &["uri", "blob"], "BlobResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("blob") {
-            cx.key(
-                "blob",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("blob");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6742,20 +6390,14 @@ impl __v::Validate for ListPromptsRequest {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
         cx.required(o, &["method"], "ListPromptsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6873,29 +6515,20 @@ impl __v::Validate for ListPromptsResult {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
         cx.required(o, &["prompts"], "ListPromptsResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("prompts");
+            <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7003,20 +6636,14 @@ impl __v::Validate for GetPromptRequest {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
         cx.required(o, &["method", "params"], "GetPromptRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/get"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/get"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7125,20 +6752,14 @@ impl __v::Validate for GetPromptRequestParams {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
         cx.required(o, &["name"], "GetPromptRequestParams");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7253,29 +6874,20 @@ impl __v::Validate for GetPromptResult {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
         cx.required(o, &["messages"], "GetPromptResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("messages");
+            <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7391,28 +7003,19 @@ impl __v::Validate for Prompt {
         let Some(o) = cx.object(v, "Prompt") else { return };
         cx.required(o, &["name"], "Prompt");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7528,28 +7131,19 @@ impl __v::Validate for PromptArgument {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
         cx.required(o, &["name"], "PromptArgument");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7748,20 +7342,14 @@ impl __v::Validate for PromptMessage {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
         cx.required(o, &["role", "content"], "PromptMessage");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <PromptMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <PromptMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7922,24 +7510,14 @@ impl __v::Validate for PromptMessageContent {
                 <EmbeddedResource as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "PromptMessageContent",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "PromptMessageContent", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "PromptMessageContent"),
         }
@@ -8065,28 +7643,19 @@ impl __v::Validate for EmbeddedResource {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
         cx.required(o, &["type", "resource"], "EmbeddedResource");
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource"));
+            cx.pop();
         }
         if let Some(x) = o.get("resource") {
-            cx.key(
-                "resource",
-                |cx| {
-                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resource");
+            <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8285,20 +7854,14 @@ impl __v::Validate for PromptListChangedNotification {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
         cx.required(o, &["method"], "PromptListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8398,20 +7961,14 @@ impl __v::Validate for ListToolsRequest {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
         cx.required(o, &["method"], "ListToolsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8527,29 +8084,20 @@ impl __v::Validate for ListToolsResult {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
         cx.required(o, &["tools"], "ListToolsResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8676,31 +8224,20 @@ impl __v::Validate for CallToolResult {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
         cx.required(o, &["content"], "CallToolResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<
-                        CallToolResultContentItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <Vec<CallToolResultContentItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8861,24 +8398,19 @@ impl __v::Validate for CallToolResultContentItem {
                 <EmbeddedResource as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "CallToolResultContentItem",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "CallToolResultContentItem",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "CallToolResultContentItem"),
         }
@@ -8988,20 +8520,14 @@ impl __v::Validate for CallToolRequest {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
         cx.required(o, &["method", "params"], "CallToolRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/call"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/call"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9108,20 +8634,14 @@ impl __v::Validate for CallToolRequestParams {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
         cx.required(o, &["name"], "CallToolRequestParams");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9226,20 +8746,14 @@ impl __v::Validate for ToolListChangedNotification {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
         cx.required(o, &["method"], "ToolListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9353,28 +8867,19 @@ impl __v::Validate for Tool {
         let Some(o) = cx.object(v, "Tool") else { return };
         cx.required(o, &["name", "inputSchema"], "Tool");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("inputSchema") {
-            cx.key(
-                "inputSchema",
-                |cx| {
-                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("inputSchema");
+            <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -9486,31 +8991,19 @@ impl __v::Validate for ToolInputSchema {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
         cx.required(o, &["type"], "ToolInputSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
         if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("properties");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9618,20 +9111,14 @@ impl __v::Validate for SetLevelRequest {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
         cx.required(o, &["method", "params"], "SetLevelRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("logging/setLevel"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("logging/setLevel"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9728,12 +9215,9 @@ impl __v::Validate for SetLevelRequestParams {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
         cx.required(o, &["level"], "SetLevelRequestParams");
         if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9851,23 +9335,14 @@ impl __v::Validate for LoggingMessageNotification {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
         cx.required(o, &["method", "params"], "LoggingMessageNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/message"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/message"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9984,28 +9459,19 @@ impl __v::Validate for LoggingMessageNotificationParams {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
         cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
         if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("logger") {
-            cx.key(
-                "logger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("logger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10245,20 +9711,14 @@ impl __v::Validate for CreateMessageRequest {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
         cx.required(o, &["method", "params"], "CreateMessageRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10544,71 +10004,47 @@ impl __v::Validate for CreateMessageRequestParams {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
         cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
         if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("messages");
+            <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("modelPreferences") {
-            cx.key(
-                "modelPreferences",
-                |cx| {
-                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("modelPreferences");
+            <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("systemPrompt") {
-            cx.key(
-                "systemPrompt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("systemPrompt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("includeContext") {
-            cx.key(
-                "includeContext",
-                |cx| {
-                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("includeContext");
+            <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("temperature") {
-            cx.key(
-                "temperature",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("temperature");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxTokens") {
-            cx.key(
-                "maxTokens",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxTokens");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("stopSequences") {
-            cx.key(
-                "stopSequences",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("stopSequences");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("metadata") {
-            cx.key(
-                "metadata",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("metadata");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10750,48 +10186,30 @@ impl __v::Validate for CreateMessageResult {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
         cx.required(o, &["role", "content", "model"], "CreateMessageResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("model") {
-            cx.key(
-                "model",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("model");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("stopReason") {
-            cx.key(
-                "stopReason",
-                |cx| {
-                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("stopReason");
+            <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10987,20 +10405,14 @@ impl __v::Validate for SamplingMessage {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
         cx.required(o, &["role", "content"], "SamplingMessage");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11135,24 +10547,19 @@ impl __v::Validate for SamplingMessageContent {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "SamplingMessageContent",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "SamplingMessageContent",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "SamplingMessageContent"),
         }
@@ -11239,12 +10646,9 @@ impl __v::Validate for Annotated {
         let Some(o) = cx.object(v, "Annotated") else { return };
         cx.required(o, &[], "Annotated");
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11356,22 +10760,16 @@ impl __v::Validate for AnnotatedAnnotations {
         let Some(o) = cx.object(v, "AnnotatedAnnotations") else { return };
         cx.required(o, &[], "AnnotatedAnnotations");
         if let Some(x) = o.get("audience") {
-            cx.key(
-                "audience",
-                |cx| {
-                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("audience");
+            <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("priority") {
-            cx.key(
-                "priority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("priority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
     }
 }
@@ -11484,28 +10882,19 @@ impl __v::Validate for TextContent {
         let Some(o) = cx.object(v, "TextContent") else { return };
         cx.required(o, &["type", "text"], "TextContent");
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("text"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("text"));
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11632,37 +11021,25 @@ impl __v::Validate for ImageContent {
         let Some(o) = cx.object(v, "ImageContent") else { return };
         cx.required(o, &["type", "data", "mimeType"], "ImageContent");
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("image"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("image"));
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11824,42 +11201,30 @@ impl __v::Validate for ModelPreferences {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
         cx.required(o, &[], "ModelPreferences");
         if let Some(x) = o.get("hints") {
-            cx.key(
-                "hints",
-                |cx| {
-                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hints");
+            <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("costPriority") {
-            cx.key(
-                "costPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("costPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("speedPriority") {
-            cx.key(
-                "speedPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("speedPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("intelligencePriority") {
-            cx.key(
-                "intelligencePriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("intelligencePriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
     }
 }
@@ -11954,12 +11319,9 @@ impl __v::Validate for ModelHint {
         let Some(o) = cx.object(v, "ModelHint") else { return };
         cx.required(o, &[], "ModelHint");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12067,20 +11429,14 @@ impl __v::Validate for CompleteRequest {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
         cx.required(o, &["method", "params"], "CompleteRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("completion/complete"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("completion/complete"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12225,24 +11581,19 @@ impl __v::Validate for CompleteRequestParamsRef {
                 <ResourceReference as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "CompleteRequestParamsRef",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "CompleteRequestParamsRef",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
@@ -12351,20 +11702,14 @@ impl __v::Validate for CompleteRequestParamsArgument {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
         cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("value");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12476,23 +11821,14 @@ impl __v::Validate for CompleteRequestParams {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
         cx.required(o, &["ref", "argument"], "CompleteRequestParams");
         if let Some(x) = o.get("ref") {
-            cx.key(
-                "ref",
-                |cx| {
-                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("ref");
+            <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("argument") {
-            cx.key(
-                "argument",
-                |cx| {
-                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("argument");
+            <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12598,21 +11934,15 @@ impl __v::Validate for CompleteResult {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
         cx.required(o, &["completion"], "CompleteResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("completion") {
-            cx.key(
-                "completion",
-                |cx| {
-                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("completion");
+            <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12731,28 +12061,19 @@ impl __v::Validate for CompleteResultCompletion {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
         cx.required(o, &["values"], "CompleteResultCompletion");
         if let Some(x) = o.get("values") {
-            cx.key(
-                "values",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("values");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("total");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hasMore") {
-            cx.key(
-                "hasMore",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hasMore");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12865,21 +12186,15 @@ impl __v::Validate for ResourceReference {
         let Some(o) = cx.object(v, "ResourceReference") else { return };
         cx.required(o, &["type", "uri"], "ResourceReference");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/resource"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/resource"));
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
     }
 }
@@ -12988,20 +12303,14 @@ impl __v::Validate for PromptReference {
         let Some(o) = cx.object(v, "PromptReference") else { return };
         cx.required(o, &["type", "name"], "PromptReference");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/prompt"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/prompt"));
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13107,20 +12416,14 @@ impl __v::Validate for ListRootsRequest {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
         cx.required(o, &["method"], "ListRootsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("roots/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("roots/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13225,21 +12528,15 @@ impl __v::Validate for ListRootsResult {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
         cx.required(o, &["roots"], "ListRootsResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("roots");
+            <Vec<Root> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13349,21 +12646,15 @@ impl __v::Validate for Root {
         let Some(o) = cx.object(v, "Root") else { return };
         cx.required(o, &["uri"], "Root");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13470,20 +12761,14 @@ impl __v::Validate for RootsListChangedNotification {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
         cx.required(o, &["method"], "RootsListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13838,24 +13123,14 @@ impl __v::Validate for ClientRequest {
                 <ListToolsRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientRequest"),
         }
@@ -14042,24 +13317,14 @@ impl __v::Validate for ClientNotification {
                 <RootsListChangedNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientNotification"),
         }
@@ -14314,24 +13579,14 @@ impl __v::Validate for ServerRequest {
                 <ListRootsRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerRequest"),
         }
@@ -14592,24 +13847,14 @@ impl __v::Validate for ServerNotification {
                 <PromptListChangedNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerNotification"),
         }

@@ -349,20 +349,14 @@ impl __v::Validate for Request {
         let Some(o) = cx.object(v, "Request") else { return };
         cx.required(o, &["method"], "Request");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -450,12 +444,9 @@ impl __v::Validate for RequestParamsMeta {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
         cx.required(o, &[], "RequestParamsMeta");
         if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -539,18 +530,10 @@ impl __v::Validate for RequestParams {
         let Some(o) = cx.object(v, "RequestParams") else { return };
         cx.required(o, &[], "RequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
     }
 }
@@ -652,20 +635,14 @@ impl __v::Validate for Notification {
         let Some(o) = cx.object(v, "Notification") else { return };
         cx.required(o, &["method"], "Notification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -754,13 +731,10 @@ impl __v::Validate for NotificationParams {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
         cx.required(o, &[], "NotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -843,13 +817,10 @@ impl __v::Validate for Result {
         let Some(o) = cx.object(v, "Result") else { return };
         cx.required(o, &[], "Result");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -1101,36 +1072,24 @@ impl __v::Validate for JSONRPCRequest {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1254,28 +1213,19 @@ impl __v::Validate for JSONRPCNotification {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -1392,28 +1342,19 @@ impl __v::Validate for JSONRPCResponse {
         let Some(o) = cx.object(v, "JSONRPCResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <Result as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <Result as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -1536,28 +1477,19 @@ impl __v::Validate for JSONRPCError {
         let Some(o) = cx.object(v, "JSONRPCError") else { return };
         cx.required(o, &["jsonrpc", "id", "error"], "JSONRPCError");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <JSONRPCErrorError as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("error");
+            <JSONRPCErrorError as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -1672,28 +1604,19 @@ impl __v::Validate for JSONRPCErrorError {
         let Some(o) = cx.object(v, "JSONRPCErrorError") else { return };
         cx.required(o, &["code", "message"], "JSONRPCErrorError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("code");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1814,20 +1737,14 @@ impl __v::Validate for CancelledNotification {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
         cx.required(o, &["method", "params"], "CancelledNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1938,20 +1855,14 @@ impl __v::Validate for CancelledNotificationParams {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
         cx.required(o, &["requestId"], "CancelledNotificationParams");
         if let Some(x) = o.get("requestId") {
-            cx.key(
-                "requestId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requestId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("reason") {
-            cx.key(
-                "reason",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("reason");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2061,20 +1972,14 @@ impl __v::Validate for InitializeRequest {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
         cx.required(o, &["method", "params"], "InitializeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("initialize"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("initialize"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2197,28 +2102,19 @@ impl __v::Validate for InitializeRequestParams {
             "InitializeRequestParams",
         );
         if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("capabilities");
+            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("clientInfo") {
-            cx.key(
-                "clientInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("clientInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2360,45 +2256,30 @@ impl __v::Validate for InitializeResult {
             "InitializeResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("capabilities");
+            <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("serverInfo") {
-            cx.key(
-                "serverInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("serverInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("instructions") {
-            cx.key(
-                "instructions",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("instructions");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2503,20 +2384,14 @@ impl __v::Validate for InitializedNotification {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
         cx.required(o, &["method"], "InitializedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/initialized"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/initialized"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2641,39 +2516,24 @@ impl __v::Validate for ClientCapabilities {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
         cx.required(o, &[], "ClientCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("roots");
+            <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sampling");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("elicitation") {
-            cx.key(
-                "elicitation",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("elicitation");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2764,12 +2624,9 @@ impl __v::Validate for ClientCapabilitiesRoots {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
         cx.required(o, &[], "ClientCapabilitiesRoots");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2915,55 +2772,34 @@ impl __v::Validate for ServerCapabilities {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
         cx.required(o, &[], "ServerCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("logging") {
-            cx.key(
-                "logging",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("logging");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("completions") {
-            cx.key(
-                "completions",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("completions");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("prompts");
+            <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resources");
+            <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3054,12 +2890,9 @@ impl __v::Validate for ServerCapabilitiesPrompts {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
         cx.required(o, &[], "ServerCapabilitiesPrompts");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3161,20 +2994,14 @@ impl __v::Validate for ServerCapabilitiesResources {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
         cx.required(o, &[], "ServerCapabilitiesResources");
         if let Some(x) = o.get("subscribe") {
-            cx.key(
-                "subscribe",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("subscribe");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3265,12 +3092,9 @@ impl __v::Validate for ServerCapabilitiesTools {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
         cx.required(o, &[], "ServerCapabilitiesTools");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3381,20 +3205,14 @@ impl __v::Validate for BaseMetadata {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
         cx.required(o, &["name"], "BaseMetadata");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3510,28 +3328,19 @@ impl __v::Validate for Implementation {
         let Some(o) = cx.object(v, "Implementation") else { return };
         cx.required(o, &["name", "version"], "Implementation");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("version") {
-            cx.key(
-                "version",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("version");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3627,20 +3436,14 @@ impl __v::Validate for PingRequest {
         let Some(o) = cx.object(v, "PingRequest") else { return };
         cx.required(o, &["method"], "PingRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ping"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ping"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3753,20 +3556,14 @@ impl __v::Validate for ProgressNotification {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
         cx.required(o, &["method", "params"], "ProgressNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/progress"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/progress"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3899,36 +3696,24 @@ impl __v::Validate for ProgressNotificationParams {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
         cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
         if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("progress") {
-            cx.key(
-                "progress",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progress");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("total");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4030,20 +3815,14 @@ impl __v::Validate for PaginatedRequest {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
         cx.required(o, &["method"], "PaginatedRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4133,12 +3912,9 @@ impl __v::Validate for PaginatedRequestParams {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
         cx.required(o, &[], "PaginatedRequestParams");
         if let Some(x) = o.get("cursor") {
-            cx.key(
-                "cursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4236,21 +4012,15 @@ impl __v::Validate for PaginatedResult {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
         cx.required(o, &[], "PaginatedResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4355,20 +4125,14 @@ impl __v::Validate for ListResourcesRequest {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
         cx.required(o, &["method"], "ListResourcesRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4489,29 +4253,20 @@ impl __v::Validate for ListResourcesResult {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
         cx.required(o, &["resources"], "ListResourcesResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resources");
+            <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4616,20 +4371,14 @@ impl __v::Validate for ListResourceTemplatesRequest {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
         cx.required(o, &["method"], "ListResourceTemplatesRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/templates/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4755,29 +4504,20 @@ impl __v::Validate for ListResourceTemplatesResult {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
         cx.required(o, &["resourceTemplates"], "ListResourceTemplatesResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resourceTemplates") {
-            cx.key(
-                "resourceTemplates",
-                |cx| {
-                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resourceTemplates");
+            <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4890,20 +4630,14 @@ impl __v::Validate for ReadResourceRequest {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
         cx.required(o, &["method", "params"], "ReadResourceRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/read"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/read"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5002,13 +4736,10 @@ impl __v::Validate for ReadResourceRequestParams {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
         cx.required(o, &["uri"], "ReadResourceRequestParams");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5119,23 +4850,15 @@ impl __v::Validate for ReadResourceResult {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
         cx.required(o, &["contents"], "ReadResourceResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("contents") {
-            cx.key(
-                "contents",
-                |cx| {
-                    <Vec<
-                        ReadResourceResultContentsItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("contents");
+            <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5336,20 +5059,14 @@ impl __v::Validate for ResourceListChangedNotification {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
         cx.required(o, &["method"], "ResourceListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5457,20 +5174,14 @@ impl __v::Validate for SubscribeRequest {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
         cx.required(o, &["method", "params"], "SubscribeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/subscribe"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/subscribe"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5569,13 +5280,10 @@ impl __v::Validate for SubscribeRequestParams {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
         cx.required(o, &["uri"], "SubscribeRequestParams");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5688,20 +5396,14 @@ impl __v::Validate for UnsubscribeRequest {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
         cx.required(o, &["method", "params"], "UnsubscribeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5800,13 +5502,10 @@ impl __v::Validate for UnsubscribeRequestParams {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
         cx.required(o, &["uri"], "UnsubscribeRequestParams");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5924,23 +5623,14 @@ impl __v::Validate for ResourceUpdatedNotification {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
         cx.required(o, &["method", "params"], "ResourceUpdatedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6039,13 +5729,10 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
         cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -6222,70 +5909,46 @@ impl __v::Validate for Resource {
         let Some(o) = cx.object(v, "Resource") else { return };
         cx.required(o, &["name", "uri"], "Resource");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6456,62 +6119,41 @@ impl __v::Validate for ResourceTemplate {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
         cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uriTemplate") {
-            cx.key(
-                "uriTemplate",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+            cx.push_key("uriTemplate");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6635,30 +6277,21 @@ impl __v::Validate for ResourceContents {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
         cx.required(o, &["uri"], "ResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -6786,38 +6419,26 @@ impl __v::Validate for TextResourceContents {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
         cx.required(o, &["uri", "text"], "TextResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6953,39 +6574,27 @@ impl __v::Validate for BlobResourceContents {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
         cx.required(o, &["uri", "blob"], "BlobResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("blob") {
-            cx.key(
-                "blob",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("blob");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -7096,20 +6705,14 @@ impl __v::Validate for ListPromptsRequest {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
         cx.required(o, &["method"], "ListPromptsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7227,29 +6830,20 @@ impl __v::Validate for ListPromptsResult {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
         cx.required(o, &["prompts"], "ListPromptsResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("prompts");
+            <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7357,20 +6951,14 @@ impl __v::Validate for GetPromptRequest {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
         cx.required(o, &["method", "params"], "GetPromptRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/get"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/get"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7479,20 +7067,14 @@ impl __v::Validate for GetPromptRequestParams {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
         cx.required(o, &["name"], "GetPromptRequestParams");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7607,29 +7189,20 @@ impl __v::Validate for GetPromptResult {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
         cx.required(o, &["messages"], "GetPromptResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("messages");
+            <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7770,45 +7343,30 @@ impl __v::Validate for Prompt {
         let Some(o) = cx.object(v, "Prompt") else { return };
         cx.required(o, &["name"], "Prompt");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -7939,36 +7497,24 @@ impl __v::Validate for PromptArgument {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
         cx.required(o, &["name"], "PromptArgument");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8167,20 +7713,14 @@ impl __v::Validate for PromptMessage {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
         cx.required(o, &["role", "content"], "PromptMessage");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <ContentBlock as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <ContentBlock as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8376,78 +7916,51 @@ impl __v::Validate for ResourceLink {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
         cx.required(o, &["name", "uri", "type"], "ResourceLink");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource_link"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource_link"));
+            cx.pop();
         }
     }
 }
@@ -8582,37 +8095,25 @@ impl __v::Validate for EmbeddedResource {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
         cx.required(o, &["type", "resource"], "EmbeddedResource");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource"));
+            cx.pop();
         }
         if let Some(x) = o.get("resource") {
-            cx.key(
-                "resource",
-                |cx| {
-                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resource");
+            <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -8811,20 +8312,14 @@ impl __v::Validate for PromptListChangedNotification {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
         cx.required(o, &["method"], "PromptListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8924,20 +8419,14 @@ impl __v::Validate for ListToolsRequest {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
         cx.required(o, &["method"], "ListToolsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9053,29 +8542,20 @@ impl __v::Validate for ListToolsResult {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
         cx.required(o, &["tools"], "ListToolsResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9215,37 +8695,25 @@ impl __v::Validate for CallToolResult {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
         cx.required(o, &["content"], "CallToolResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("structuredContent");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9353,20 +8821,14 @@ impl __v::Validate for CallToolRequest {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
         cx.required(o, &["method", "params"], "CallToolRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/call"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/call"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9473,20 +8935,14 @@ impl __v::Validate for CallToolRequestParams {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
         cx.required(o, &["name"], "CallToolRequestParams");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9591,20 +9047,14 @@ impl __v::Validate for ToolListChangedNotification {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
         cx.required(o, &["method"], "ToolListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9758,44 +9208,29 @@ impl __v::Validate for ToolAnnotations {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
         cx.required(o, &[], "ToolAnnotations");
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("readOnlyHint") {
-            cx.key(
-                "readOnlyHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("readOnlyHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("destructiveHint") {
-            cx.key(
-                "destructiveHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("destructiveHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("idempotentHint") {
-            cx.key(
-                "idempotentHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("idempotentHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("openWorldHint") {
-            cx.key(
-                "openWorldHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("openWorldHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9963,61 +9398,40 @@ impl __v::Validate for Tool {
         let Some(o) = cx.object(v, "Tool") else { return };
         cx.required(o, &["name", "inputSchema"], "Tool");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("inputSchema") {
-            cx.key(
-                "inputSchema",
-                |cx| {
-                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("inputSchema");
+            <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("outputSchema") {
-            cx.key(
-                "outputSchema",
-                |cx| {
-                    <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("outputSchema");
+            <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <ToolAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -10129,31 +9543,19 @@ impl __v::Validate for ToolInputSchema {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
         cx.required(o, &["type"], "ToolInputSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
         if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("properties");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10259,31 +9661,19 @@ impl __v::Validate for ToolOutputSchema {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
         cx.required(o, &["type"], "ToolOutputSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
         if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("properties");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10391,20 +9781,14 @@ impl __v::Validate for SetLevelRequest {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
         cx.required(o, &["method", "params"], "SetLevelRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("logging/setLevel"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("logging/setLevel"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10501,12 +9885,9 @@ impl __v::Validate for SetLevelRequestParams {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
         cx.required(o, &["level"], "SetLevelRequestParams");
         if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10624,23 +10005,14 @@ impl __v::Validate for LoggingMessageNotification {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
         cx.required(o, &["method", "params"], "LoggingMessageNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/message"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/message"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10757,28 +10129,19 @@ impl __v::Validate for LoggingMessageNotificationParams {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
         cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
         if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("logger") {
-            cx.key(
-                "logger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("logger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11018,20 +10381,14 @@ impl __v::Validate for CreateMessageRequest {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
         cx.required(o, &["method", "params"], "CreateMessageRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11319,71 +10676,47 @@ impl __v::Validate for CreateMessageRequestParams {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
         cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
         if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("messages");
+            <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("modelPreferences") {
-            cx.key(
-                "modelPreferences",
-                |cx| {
-                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("modelPreferences");
+            <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("systemPrompt") {
-            cx.key(
-                "systemPrompt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("systemPrompt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("includeContext") {
-            cx.key(
-                "includeContext",
-                |cx| {
-                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("includeContext");
+            <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("temperature") {
-            cx.key(
-                "temperature",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("temperature");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxTokens") {
-            cx.key(
-                "maxTokens",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxTokens");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("stopSequences") {
-            cx.key(
-                "stopSequences",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("stopSequences");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("metadata") {
-            cx.key(
-                "metadata",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("metadata");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11525,48 +10858,30 @@ impl __v::Validate for CreateMessageResult {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
         cx.required(o, &["role", "content", "model"], "CreateMessageResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("model") {
-            cx.key(
-                "model",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("model");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("stopReason") {
-            cx.key(
-                "stopReason",
-                |cx| {
-                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("stopReason");
+            <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11762,20 +11077,14 @@ impl __v::Validate for SamplingMessage {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
         cx.required(o, &["role", "content"], "SamplingMessage");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11934,24 +11243,19 @@ impl __v::Validate for SamplingMessageContent {
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "SamplingMessageContent",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "SamplingMessageContent",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "SamplingMessageContent"),
         }
@@ -12076,30 +11380,21 @@ impl __v::Validate for Annotations {
         let Some(o) = cx.object(v, "Annotations") else { return };
         cx.required(o, &[], "Annotations");
         if let Some(x) = o.get("audience") {
-            cx.key(
-                "audience",
-                |cx| {
-                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("audience");
+            <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("priority") {
-            cx.key(
-                "priority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("priority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("lastModified") {
-            cx.key(
-                "lastModified",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("lastModified");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12284,16 +11579,14 @@ impl __v::Validate for ContentBlock {
                 <EmbeddedResource as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL),
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "ContentBlock"),
         }
@@ -12419,37 +11712,25 @@ impl __v::Validate for TextContent {
         let Some(o) = cx.object(v, "TextContent") else { return };
         cx.required(o, &["type", "text"], "TextContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("text"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("text"));
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -12587,46 +11868,31 @@ impl __v::Validate for ImageContent {
         let Some(o) = cx.object(v, "ImageContent") else { return };
         cx.required(o, &["type", "data", "mimeType"], "ImageContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("image"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("image"));
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -12764,46 +12030,31 @@ impl __v::Validate for AudioContent {
         let Some(o) = cx.object(v, "AudioContent") else { return };
         cx.required(o, &["type", "data", "mimeType"], "AudioContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("audio"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("audio"));
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -12965,42 +12216,30 @@ impl __v::Validate for ModelPreferences {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
         cx.required(o, &[], "ModelPreferences");
         if let Some(x) = o.get("hints") {
-            cx.key(
-                "hints",
-                |cx| {
-                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hints");
+            <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("costPriority") {
-            cx.key(
-                "costPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("costPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("speedPriority") {
-            cx.key(
-                "speedPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("speedPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("intelligencePriority") {
-            cx.key(
-                "intelligencePriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("intelligencePriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
     }
 }
@@ -13095,12 +12334,9 @@ impl __v::Validate for ModelHint {
         let Some(o) = cx.object(v, "ModelHint") else { return };
         cx.required(o, &[], "ModelHint");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13208,20 +12444,14 @@ impl __v::Validate for CompleteRequest {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
         cx.required(o, &["method", "params"], "CompleteRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("completion/complete"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("completion/complete"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13368,24 +12598,19 @@ impl __v::Validate for CompleteRequestParamsRef {
                 <ResourceTemplateReference as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "CompleteRequestParamsRef",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "CompleteRequestParamsRef",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
@@ -13494,20 +12719,14 @@ impl __v::Validate for CompleteRequestParamsArgument {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
         cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("value");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13596,12 +12815,9 @@ impl __v::Validate for CompleteRequestParamsContext {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
         cx.required(o, &[], "CompleteRequestParamsContext");
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13726,34 +12942,19 @@ impl __v::Validate for CompleteRequestParams {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
         cx.required(o, &["ref", "argument"], "CompleteRequestParams");
         if let Some(x) = o.get("ref") {
-            cx.key(
-                "ref",
-                |cx| {
-                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("ref");
+            <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("argument") {
-            cx.key(
-                "argument",
-                |cx| {
-                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("argument");
+            <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("context") {
-            cx.key(
-                "context",
-                |cx| {
-                    <CompleteRequestParamsContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("context");
+            <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13859,21 +13060,15 @@ impl __v::Validate for CompleteResult {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
         cx.required(o, &["completion"], "CompleteResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("completion") {
-            cx.key(
-                "completion",
-                |cx| {
-                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("completion");
+            <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13992,28 +13187,19 @@ impl __v::Validate for CompleteResultCompletion {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
         cx.required(o, &["values"], "CompleteResultCompletion");
         if let Some(x) = o.get("values") {
-            cx.key(
-                "values",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("values");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("total");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hasMore") {
-            cx.key(
-                "hasMore",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hasMore");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14129,21 +13315,15 @@ impl __v::Validate for ResourceTemplateReference {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
         cx.required(o, &["type", "uri"], "ResourceTemplateReference");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/resource"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/resource"));
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
     }
 }
@@ -14269,28 +13449,19 @@ impl __v::Validate for PromptReference {
         let Some(o) = cx.object(v, "PromptReference") else { return };
         cx.required(o, &["name", "type"], "PromptReference");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/prompt"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/prompt"));
+            cx.pop();
         }
     }
 }
@@ -14396,20 +13567,14 @@ impl __v::Validate for ListRootsRequest {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
         cx.required(o, &["method"], "ListRootsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("roots/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("roots/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14514,21 +13679,15 @@ impl __v::Validate for ListRootsResult {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
         cx.required(o, &["roots"], "ListRootsResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("roots");
+            <Vec<Root> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14648,30 +13807,21 @@ impl __v::Validate for Root {
         let Some(o) = cx.object(v, "Root") else { return };
         cx.required(o, &["uri"], "Root");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -14778,20 +13928,14 @@ impl __v::Validate for RootsListChangedNotification {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
         cx.required(o, &["method"], "RootsListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14899,20 +14043,14 @@ impl __v::Validate for ElicitRequest {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
         cx.required(o, &["method", "params"], "ElicitRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("elicitation/create"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("elicitation/create"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15035,31 +14173,22 @@ impl __v::Validate for ElicitRequestParamsRequestedSchema {
         let Some(o) = cx.object(v, "ElicitRequestParamsRequestedSchema") else { return };
         cx.required(o, &["type", "properties"], "ElicitRequestParamsRequestedSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
         if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        PrimitiveSchemaDefinition,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("properties");
+            <BTreeMap<
+                String,
+                PrimitiveSchemaDefinition,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15175,23 +14304,14 @@ impl __v::Validate for ElicitRequestParams {
         let Some(o) = cx.object(v, "ElicitRequestParams") else { return };
         cx.required(o, &["message", "requestedSchema"], "ElicitRequestParams");
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requestedSchema") {
-            cx.key(
-                "requestedSchema",
-                |cx| {
-                    <ElicitRequestParamsRequestedSchema as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("requestedSchema");
+            <ElicitRequestParamsRequestedSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15434,52 +14554,34 @@ impl __v::Validate for StringSchema {
         let Some(o) = cx.object(v, "StringSchema") else { return };
         cx.required(o, &["type"], "StringSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minLength") {
-            cx.key(
-                "minLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxLength") {
-            cx.key(
-                "maxLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("format") {
-            cx.key(
-                "format",
-                |cx| {
-                    <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("format");
+            <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15719,44 +14821,29 @@ impl __v::Validate for NumberSchema {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
         cx.required(o, &["type"], "NumberSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    <NumberSchemaType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("type");
+            <NumberSchemaType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minimum") {
-            cx.key(
-                "minimum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minimum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maximum") {
-            cx.key(
-                "maximum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maximum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15965,36 +15052,24 @@ impl __v::Validate for BooleanSchema {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
         cx.required(o, &["type"], "BooleanSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("boolean"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("boolean"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16127,44 +15202,29 @@ impl __v::Validate for EnumSchema {
         let Some(o) = cx.object(v, "EnumSchema") else { return };
         cx.required(o, &["type", "enum"], "EnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("enumNames") {
-            cx.key(
-                "enumNames",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enumNames");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16286,32 +15346,23 @@ impl __v::Validate for ElicitResult {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
         cx.required(o, &["action"], "ElicitResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("action") {
-            cx.key(
-                "action",
-                |cx| {
-                    <ElicitResultAction as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("action");
+            <ElicitResultAction as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        ElicitResultContentValue,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <BTreeMap<
+                String,
+                ElicitResultContentValue,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16928,24 +15979,14 @@ impl __v::Validate for ClientRequest {
                 <ListToolsRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientRequest"),
         }
@@ -17134,24 +16175,14 @@ impl __v::Validate for ClientNotification {
                 <RootsListChangedNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientNotification"),
         }
@@ -17440,24 +16471,14 @@ impl __v::Validate for ServerRequest {
                 <ElicitRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerRequest"),
         }
@@ -17720,24 +16741,14 @@ impl __v::Validate for ServerNotification {
                 <PromptListChangedNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerNotification"),
         }

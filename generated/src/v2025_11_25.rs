@@ -344,26 +344,15 @@ impl __v::Validate for TaskAugmentedRequestParams {
         let Some(o) = cx.object(v, "TaskAugmentedRequestParams") else { return };
         cx.required(o, &[], "TaskAugmentedRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -449,18 +438,10 @@ impl __v::Validate for RequestParams {
         let Some(o) = cx.object(v, "RequestParams") else { return };
         cx.required(o, &[], "RequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
     }
 }
@@ -548,12 +529,9 @@ impl __v::Validate for RequestParamsMeta {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
         cx.required(o, &[], "RequestParamsMeta");
         if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -655,20 +633,14 @@ impl __v::Validate for Request {
         let Some(o) = cx.object(v, "Request") else { return };
         cx.required(o, &["method"], "Request");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -757,13 +729,10 @@ impl __v::Validate for NotificationParams {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
         cx.required(o, &[], "NotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -865,20 +834,14 @@ impl __v::Validate for Notification {
         let Some(o) = cx.object(v, "Notification") else { return };
         cx.required(o, &["method"], "Notification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -961,13 +924,10 @@ impl __v::Validate for Result {
         let Some(o) = cx.object(v, "Result") else { return };
         cx.required(o, &[], "Result");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -1078,28 +1038,19 @@ impl __v::Validate for Error {
         let Some(o) = cx.object(v, "Error") else { return };
         cx.required(o, &["code", "message"], "Error");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("code");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1351,36 +1302,24 @@ impl __v::Validate for JSONRPCRequest {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1504,28 +1443,19 @@ impl __v::Validate for JSONRPCNotification {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -1647,28 +1577,19 @@ impl __v::Validate for JSONRPCResultResponse {
         let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <Result as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <Result as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -1793,28 +1714,19 @@ impl __v::Validate for JSONRPCErrorResponse {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
         cx.required(o, &["jsonrpc", "error"], "JSONRPCErrorResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <Error as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("error");
+            <Error as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -2046,31 +1958,19 @@ impl __v::Validate for URLElicitationRequiredError {
         let Some(o) = cx.object(v, "URLElicitationRequiredError") else { return };
         cx.required(o, &["jsonrpc", "error"], "URLElicitationRequiredError");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <URLElicitationRequiredErrorError as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("error");
+            <URLElicitationRequiredErrorError as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2173,12 +2073,9 @@ impl __v::Validate for URLElicitationRequiredErrorErrorData {
         };
         cx.required(o, &["elicitations"], "URLElicitationRequiredErrorErrorData");
         if let Some(x) = o.get("elicitations") {
-            cx.key(
-                "elicitations",
-                |cx| {
-                    <Vec<ElicitRequestURLParams> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("elicitations");
+            <Vec<ElicitRequestURLParams> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2303,31 +2200,22 @@ impl __v::Validate for URLElicitationRequiredErrorError {
         let Some(o) = cx.object(v, "URLElicitationRequiredErrorError") else { return };
         cx.required(o, &["code", "message", "data"], "URLElicitationRequiredErrorError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32042i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32042i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <URLElicitationRequiredErrorErrorData as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("data");
+            <URLElicitationRequiredErrorErrorData as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -2442,29 +2330,20 @@ impl __v::Validate for CancelledNotificationParams {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
         cx.required(o, &[], "CancelledNotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("requestId") {
-            cx.key(
-                "requestId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requestId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("reason") {
-            cx.key(
-                "reason",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("reason");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2602,28 +2481,19 @@ impl __v::Validate for CancelledNotification {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
         cx.required(o, &["method", "params", "jsonrpc"], "CancelledNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -2756,42 +2626,25 @@ impl __v::Validate for InitializeRequestParams {
             "InitializeRequestParams",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("capabilities");
+            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("clientInfo") {
-            cx.key(
-                "clientInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("clientInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2927,36 +2780,24 @@ impl __v::Validate for InitializeRequest {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "InitializeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("initialize"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("initialize"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3098,45 +2939,30 @@ impl __v::Validate for InitializeResult {
             "InitializeResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("capabilities");
+            <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("serverInfo") {
-            cx.key(
-                "serverInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("serverInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("instructions") {
-            cx.key(
-                "instructions",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("instructions");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3258,28 +3084,19 @@ impl __v::Validate for InitializedNotification {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "InitializedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/initialized"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/initialized"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -3419,50 +3236,29 @@ impl __v::Validate for ClientCapabilities {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
         cx.required(o, &[], "ClientCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("roots");
+            <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sampling");
+            <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("elicitation") {
-            cx.key(
-                "elicitation",
-                |cx| {
-                    <ClientCapabilitiesElicitation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("elicitation");
+            <ClientCapabilitiesElicitation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tasks") {
-            cx.key(
-                "tasks",
-                |cx| {
-                    <ClientCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tasks");
+            <ClientCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3553,12 +3349,9 @@ impl __v::Validate for ClientCapabilitiesRoots {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
         cx.required(o, &[], "ClientCapabilitiesRoots");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3659,20 +3452,14 @@ impl __v::Validate for ClientCapabilitiesSampling {
         let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
         cx.required(o, &[], "ClientCapabilitiesSampling");
         if let Some(x) = o.get("context") {
-            cx.key(
-                "context",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("context");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3770,20 +3557,14 @@ impl __v::Validate for ClientCapabilitiesElicitation {
         let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
         cx.required(o, &[], "ClientCapabilitiesElicitation");
         if let Some(x) = o.get("form") {
-            cx.key(
-                "form",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("form");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("url");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3876,12 +3657,9 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsSampling {
         };
         cx.required(o, &[], "ClientCapabilitiesTasksRequestsSampling");
         if let Some(x) = o.get("createMessage") {
-            cx.key(
-                "createMessage",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("createMessage");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3972,12 +3750,9 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsElicitation {
         };
         cx.required(o, &[], "ClientCapabilitiesTasksRequestsElicitation");
         if let Some(x) = o.get("create") {
-            cx.key(
-                "create",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("create");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4087,26 +3862,20 @@ impl __v::Validate for ClientCapabilitiesTasksRequests {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequests") else { return };
         cx.required(o, &[], "ClientCapabilitiesTasksRequests");
         if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <ClientCapabilitiesTasksRequestsSampling as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("sampling");
+            <ClientCapabilitiesTasksRequestsSampling as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("elicitation") {
-            cx.key(
-                "elicitation",
-                |cx| {
-                    <ClientCapabilitiesTasksRequestsElicitation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("elicitation");
+            <ClientCapabilitiesTasksRequestsElicitation as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4218,31 +3987,19 @@ impl __v::Validate for ClientCapabilitiesTasks {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasks") else { return };
         cx.required(o, &[], "ClientCapabilitiesTasks");
         if let Some(x) = o.get("list") {
-            cx.key(
-                "list",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("list");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("cancel") {
-            cx.key(
-                "cancel",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cancel");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requests") {
-            cx.key(
-                "requests",
-                |cx| {
-                    <ClientCapabilitiesTasksRequests as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("requests");
+            <ClientCapabilitiesTasksRequests as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4397,63 +4154,39 @@ impl __v::Validate for ServerCapabilities {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
         cx.required(o, &[], "ServerCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("logging") {
-            cx.key(
-                "logging",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("logging");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("completions") {
-            cx.key(
-                "completions",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("completions");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("prompts");
+            <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resources");
+            <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tasks") {
-            cx.key(
-                "tasks",
-                |cx| {
-                    <ServerCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tasks");
+            <ServerCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4544,12 +4277,9 @@ impl __v::Validate for ServerCapabilitiesPrompts {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
         cx.required(o, &[], "ServerCapabilitiesPrompts");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4651,20 +4381,14 @@ impl __v::Validate for ServerCapabilitiesResources {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
         cx.required(o, &[], "ServerCapabilitiesResources");
         if let Some(x) = o.get("subscribe") {
-            cx.key(
-                "subscribe",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("subscribe");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4755,12 +4479,9 @@ impl __v::Validate for ServerCapabilitiesTools {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
         cx.required(o, &[], "ServerCapabilitiesTools");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4851,12 +4572,9 @@ impl __v::Validate for ServerCapabilitiesTasksRequestsTools {
         };
         cx.required(o, &[], "ServerCapabilitiesTasksRequestsTools");
         if let Some(x) = o.get("call") {
-            cx.key(
-                "call",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("call");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4951,15 +4669,12 @@ impl __v::Validate for ServerCapabilitiesTasksRequests {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequests") else { return };
         cx.required(o, &[], "ServerCapabilitiesTasksRequests");
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <ServerCapabilitiesTasksRequestsTools as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("tools");
+            <ServerCapabilitiesTasksRequestsTools as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -5071,31 +4786,19 @@ impl __v::Validate for ServerCapabilitiesTasks {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasks") else { return };
         cx.required(o, &[], "ServerCapabilitiesTasks");
         if let Some(x) = o.get("list") {
-            cx.key(
-                "list",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("list");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("cancel") {
-            cx.key(
-                "cancel",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cancel");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requests") {
-            cx.key(
-                "requests",
-                |cx| {
-                    <ServerCapabilitiesTasksRequests as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("requests");
+            <ServerCapabilitiesTasksRequests as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5236,37 +4939,25 @@ impl __v::Validate for Icon {
         let Some(o) = cx.object(v, "Icon") else { return };
         cx.required(o, &["src"], "Icon");
         if let Some(x) = o.get("src") {
-            cx.key(
-                "src",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("src");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sizes") {
-            cx.key(
-                "sizes",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sizes");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("theme") {
-            cx.key(
-                "theme",
-                |cx| {
-                    <IconTheme as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("theme");
+            <IconTheme as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::icons::check(v, cx);
     }
@@ -5459,12 +5150,9 @@ impl __v::Validate for Icons {
         let Some(o) = cx.object(v, "Icons") else { return };
         cx.required(o, &[], "Icons");
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5575,20 +5263,14 @@ impl __v::Validate for BaseMetadata {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
         cx.required(o, &["name"], "BaseMetadata");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5752,53 +5434,35 @@ impl __v::Validate for Implementation {
         let Some(o) = cx.object(v, "Implementation") else { return };
         cx.required(o, &["name", "version"], "Implementation");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("version") {
-            cx.key(
-                "version",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("version");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("websiteUrl") {
-            cx.key(
-                "websiteUrl",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("websiteUrl");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5934,36 +5598,24 @@ impl __v::Validate for PingRequest {
         let Some(o) = cx.object(v, "PingRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "PingRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ping"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ping"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6106,45 +5758,30 @@ impl __v::Validate for ProgressNotificationParams {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
         cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("progress") {
-            cx.key(
-                "progress",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progress");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("total");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6274,28 +5911,19 @@ impl __v::Validate for ProgressNotification {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
         cx.required(o, &["method", "params", "jsonrpc"], "ProgressNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/progress"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/progress"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -6398,26 +6026,15 @@ impl __v::Validate for PaginatedRequestParams {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
         cx.required(o, &[], "PaginatedRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("cursor") {
-            cx.key(
-                "cursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6543,36 +6160,24 @@ impl __v::Validate for PaginatedRequest {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "PaginatedRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6670,21 +6275,15 @@ impl __v::Validate for PaginatedResult {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
         cx.required(o, &[], "PaginatedResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6825,36 +6424,24 @@ impl __v::Validate for ListResourcesRequest {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "ListResourcesRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6975,29 +6562,20 @@ impl __v::Validate for ListResourcesResult {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
         cx.required(o, &["resources"], "ListResourcesResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resources");
+            <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7138,36 +6716,24 @@ impl __v::Validate for ListResourceTemplatesRequest {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "ListResourceTemplatesRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/templates/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7293,29 +6859,20 @@ impl __v::Validate for ListResourceTemplatesResult {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
         cx.required(o, &["resourceTemplates"], "ListResourceTemplatesResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resourceTemplates") {
-            cx.key(
-                "resourceTemplates",
-                |cx| {
-                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resourceTemplates");
+            <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7428,27 +6985,16 @@ impl __v::Validate for ResourceRequestParams {
         let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
         cx.required(o, &["uri"], "ResourceRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -7559,27 +7105,16 @@ impl __v::Validate for ReadResourceRequestParams {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
         cx.required(o, &["uri"], "ReadResourceRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -7718,36 +7253,24 @@ impl __v::Validate for ReadResourceRequest {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "ReadResourceRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/read"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/read"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7858,23 +7381,15 @@ impl __v::Validate for ReadResourceResult {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
         cx.required(o, &["contents"], "ReadResourceResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("contents") {
-            cx.key(
-                "contents",
-                |cx| {
-                    <Vec<
-                        ReadResourceResultContentsItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("contents");
+            <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8092,28 +7607,19 @@ impl __v::Validate for ResourceListChangedNotification {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "ResourceListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -8224,27 +7730,16 @@ impl __v::Validate for SubscribeRequestParams {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
         cx.required(o, &["uri"], "SubscribeRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -8378,36 +7873,24 @@ impl __v::Validate for SubscribeRequest {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "SubscribeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/subscribe"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/subscribe"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8518,27 +8001,16 @@ impl __v::Validate for UnsubscribeRequestParams {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
         cx.required(o, &["uri"], "UnsubscribeRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -8677,36 +8149,24 @@ impl __v::Validate for UnsubscribeRequest {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "UnsubscribeRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8817,22 +8277,16 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
         cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -8967,31 +8421,19 @@ impl __v::Validate for ResourceUpdatedNotification {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
         cx.required(o, &["method", "params", "jsonrpc"], "ResourceUpdatedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -9186,78 +8628,51 @@ impl __v::Validate for Resource {
         let Some(o) = cx.object(v, "Resource") else { return };
         cx.required(o, &["name", "uri"], "Resource");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -9446,70 +8861,46 @@ impl __v::Validate for ResourceTemplate {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
         cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uriTemplate") {
-            cx.key(
-                "uriTemplate",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+            cx.push_key("uriTemplate");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -9633,30 +9024,21 @@ impl __v::Validate for ResourceContents {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
         cx.required(o, &["uri"], "ResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -9784,38 +9166,26 @@ impl __v::Validate for TextResourceContents {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
         cx.required(o, &["uri", "text"], "TextResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -9951,39 +9321,27 @@ impl __v::Validate for BlobResourceContents {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
         cx.required(o, &["uri", "blob"], "BlobResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("blob") {
-            cx.key(
-                "blob",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("blob");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -10130,36 +9488,24 @@ impl __v::Validate for ListPromptsRequest {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "ListPromptsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10277,29 +9623,20 @@ impl __v::Validate for ListPromptsResult {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
         cx.required(o, &["prompts"], "ListPromptsResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("prompts");
+            <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10418,34 +9755,20 @@ impl __v::Validate for GetPromptRequestParams {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
         cx.required(o, &["name"], "GetPromptRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10579,36 +9902,24 @@ impl __v::Validate for GetPromptRequest {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "GetPromptRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/get"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/get"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10723,29 +10034,20 @@ impl __v::Validate for GetPromptResult {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
         cx.required(o, &["messages"], "GetPromptResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("messages");
+            <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10904,53 +10206,35 @@ impl __v::Validate for Prompt {
         let Some(o) = cx.object(v, "Prompt") else { return };
         cx.required(o, &["name"], "Prompt");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -11081,36 +10365,24 @@ impl __v::Validate for PromptArgument {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
         cx.required(o, &["name"], "PromptArgument");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11309,20 +10581,14 @@ impl __v::Validate for PromptMessage {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
         cx.required(o, &["role", "content"], "PromptMessage");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <ContentBlock as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <ContentBlock as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11536,86 +10802,56 @@ impl __v::Validate for ResourceLink {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
         cx.required(o, &["name", "uri", "type"], "ResourceLink");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource_link"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource_link"));
+            cx.pop();
         }
     }
 }
@@ -11750,37 +10986,25 @@ impl __v::Validate for EmbeddedResource {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
         cx.required(o, &["type", "resource"], "EmbeddedResource");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource"));
+            cx.pop();
         }
         if let Some(x) = o.get("resource") {
-            cx.key(
-                "resource",
-                |cx| {
-                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resource");
+            <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -11996,28 +11220,19 @@ impl __v::Validate for PromptListChangedNotification {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "PromptListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -12153,36 +11368,24 @@ impl __v::Validate for ListToolsRequest {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "ListToolsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12298,29 +11501,20 @@ impl __v::Validate for ListToolsResult {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
         cx.required(o, &["tools"], "ListToolsResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12460,37 +11654,25 @@ impl __v::Validate for CallToolResult {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
         cx.required(o, &["content"], "CallToolResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("structuredContent");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12624,42 +11806,25 @@ impl __v::Validate for CallToolRequestParams {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
         cx.required(o, &["name"], "CallToolRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12793,36 +11958,24 @@ impl __v::Validate for CallToolRequest {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "CallToolRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/call"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/call"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12944,28 +12097,19 @@ impl __v::Validate for ToolListChangedNotification {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "ToolListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -13119,44 +12263,29 @@ impl __v::Validate for ToolAnnotations {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
         cx.required(o, &[], "ToolAnnotations");
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("readOnlyHint") {
-            cx.key(
-                "readOnlyHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("readOnlyHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("destructiveHint") {
-            cx.key(
-                "destructiveHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("destructiveHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("idempotentHint") {
-            cx.key(
-                "idempotentHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("idempotentHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("openWorldHint") {
-            cx.key(
-                "openWorldHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("openWorldHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13255,12 +12384,9 @@ impl __v::Validate for ToolExecution {
         let Some(o) = cx.object(v, "ToolExecution") else { return };
         cx.required(o, &[], "ToolExecution");
         if let Some(x) = o.get("taskSupport") {
-            cx.key(
-                "taskSupport",
-                |cx| {
-                    <ToolExecutionTaskSupport as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("taskSupport");
+            <ToolExecutionTaskSupport as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13563,77 +12689,50 @@ impl __v::Validate for Tool {
         let Some(o) = cx.object(v, "Tool") else { return };
         cx.required(o, &["name", "inputSchema"], "Tool");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("inputSchema") {
-            cx.key(
-                "inputSchema",
-                |cx| {
-                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("inputSchema");
+            <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("execution") {
-            cx.key(
-                "execution",
-                |cx| {
-                    <ToolExecution as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("execution");
+            <ToolExecution as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("outputSchema") {
-            cx.key(
-                "outputSchema",
-                |cx| {
-                    <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("outputSchema");
+            <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <ToolAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -13753,39 +12852,24 @@ impl __v::Validate for ToolInputSchema {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
         cx.required(o, &["type"], "ToolInputSchema");
         if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
         if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("properties");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13899,39 +12983,24 @@ impl __v::Validate for ToolOutputSchema {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
         cx.required(o, &["type"], "ToolOutputSchema");
         if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
         if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("properties");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14122,12 +13191,9 @@ impl __v::Validate for TaskMetadata {
         let Some(o) = cx.object(v, "TaskMetadata") else { return };
         cx.required(o, &[], "TaskMetadata");
         if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("ttl");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14225,12 +13291,9 @@ impl __v::Validate for RelatedTaskMetadata {
         let Some(o) = cx.object(v, "RelatedTaskMetadata") else { return };
         cx.required(o, &["taskId"], "RelatedTaskMetadata");
         if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14402,60 +13465,39 @@ impl __v::Validate for Task {
             "Task",
         );
         if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    <TaskStatus as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("status");
+            <TaskStatus as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("statusMessage") {
-            cx.key(
-                "statusMessage",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("statusMessage");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("createdAt") {
-            cx.key(
-                "createdAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("createdAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("lastUpdatedAt") {
-            cx.key(
-                "lastUpdatedAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("lastUpdatedAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("ttl");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("pollInterval") {
-            cx.key(
-                "pollInterval",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("pollInterval");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14558,21 +13600,15 @@ impl __v::Validate for CreateTaskResult {
         let Some(o) = cx.object(v, "CreateTaskResult") else { return };
         cx.required(o, &["task"], "CreateTaskResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <Task as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("task");
+            <Task as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14706,36 +13742,24 @@ impl __v::Validate for GetTaskRequest {
         let Some(o) = cx.object(v, "GetTaskRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "GetTaskRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tasks/get"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tasks/get"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetTaskRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <GetTaskRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14832,12 +13856,9 @@ impl __v::Validate for GetTaskRequestParams {
         let Some(o) = cx.object(v, "GetTaskRequestParams") else { return };
         cx.required(o, &["taskId"], "GetTaskRequestParams");
         if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15019,69 +14040,45 @@ impl __v::Validate for GetTaskResult {
             "GetTaskResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    <TaskStatus as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("status");
+            <TaskStatus as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("statusMessage") {
-            cx.key(
-                "statusMessage",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("statusMessage");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("createdAt") {
-            cx.key(
-                "createdAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("createdAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("lastUpdatedAt") {
-            cx.key(
-                "lastUpdatedAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("lastUpdatedAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("ttl");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("pollInterval") {
-            cx.key(
-                "pollInterval",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("pollInterval");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15223,36 +14220,24 @@ impl __v::Validate for GetTaskPayloadRequest {
         let Some(o) = cx.object(v, "GetTaskPayloadRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "GetTaskPayloadRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tasks/result"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tasks/result"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetTaskPayloadRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <GetTaskPayloadRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15349,12 +14334,9 @@ impl __v::Validate for GetTaskPayloadRequestParams {
         let Some(o) = cx.object(v, "GetTaskPayloadRequestParams") else { return };
         cx.required(o, &["taskId"], "GetTaskPayloadRequestParams");
         if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15445,13 +14427,10 @@ impl __v::Validate for GetTaskPayloadResult {
         let Some(o) = cx.object(v, "GetTaskPayloadResult") else { return };
         cx.required(o, &[], "GetTaskPayloadResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -15587,36 +14566,24 @@ impl __v::Validate for CancelTaskRequest {
         let Some(o) = cx.object(v, "CancelTaskRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "CancelTaskRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tasks/cancel"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tasks/cancel"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CancelTaskRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CancelTaskRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15713,12 +14680,9 @@ impl __v::Validate for CancelTaskRequestParams {
         let Some(o) = cx.object(v, "CancelTaskRequestParams") else { return };
         cx.required(o, &["taskId"], "CancelTaskRequestParams");
         if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15900,69 +14864,45 @@ impl __v::Validate for CancelTaskResult {
             "CancelTaskResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    <TaskStatus as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("status");
+            <TaskStatus as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("statusMessage") {
-            cx.key(
-                "statusMessage",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("statusMessage");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("createdAt") {
-            cx.key(
-                "createdAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("createdAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("lastUpdatedAt") {
-            cx.key(
-                "lastUpdatedAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("lastUpdatedAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("ttl");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("pollInterval") {
-            cx.key(
-                "pollInterval",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("pollInterval");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16098,36 +15038,24 @@ impl __v::Validate for ListTasksRequest {
         let Some(o) = cx.object(v, "ListTasksRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "ListTasksRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tasks/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tasks/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16243,29 +15171,20 @@ impl __v::Validate for ListTasksResult {
         let Some(o) = cx.object(v, "ListTasksResult") else { return };
         cx.required(o, &["tasks"], "ListTasksResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tasks") {
-            cx.key(
-                "tasks",
-                |cx| {
-                    <Vec<Task> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tasks");
+            <Vec<Task> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16452,69 +15371,45 @@ impl __v::Validate for TaskStatusNotificationParams {
             "TaskStatusNotificationParams",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    <TaskStatus as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("status");
+            <TaskStatus as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("statusMessage") {
-            cx.key(
-                "statusMessage",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("statusMessage");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("createdAt") {
-            cx.key(
-                "createdAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("createdAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("lastUpdatedAt") {
-            cx.key(
-                "lastUpdatedAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("lastUpdatedAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("ttl");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("pollInterval") {
-            cx.key(
-                "pollInterval",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("pollInterval");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16649,31 +15544,19 @@ impl __v::Validate for TaskStatusNotification {
         let Some(o) = cx.object(v, "TaskStatusNotification") else { return };
         cx.required(o, &["method", "params", "jsonrpc"], "TaskStatusNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/tasks/status"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/tasks/status"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <TaskStatusNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <TaskStatusNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -16782,26 +15665,15 @@ impl __v::Validate for SetLevelRequestParams {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
         cx.required(o, &["level"], "SetLevelRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16935,36 +15807,24 @@ impl __v::Validate for SetLevelRequest {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "SetLevelRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("logging/setLevel"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("logging/setLevel"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17091,37 +15951,25 @@ impl __v::Validate for LoggingMessageNotificationParams {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
         cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("logger") {
-            cx.key(
-                "logger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("logger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17256,31 +16104,19 @@ impl __v::Validate for LoggingMessageNotification {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
         cx.required(o, &["method", "params", "jsonrpc"], "LoggingMessageNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/message"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/message"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -17642,109 +16478,68 @@ impl __v::Validate for CreateMessageRequestParams {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
         cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("messages");
+            <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("modelPreferences") {
-            cx.key(
-                "modelPreferences",
-                |cx| {
-                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("modelPreferences");
+            <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("systemPrompt") {
-            cx.key(
-                "systemPrompt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("systemPrompt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("includeContext") {
-            cx.key(
-                "includeContext",
-                |cx| {
-                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("includeContext");
+            <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("temperature") {
-            cx.key(
-                "temperature",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("temperature");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxTokens") {
-            cx.key(
-                "maxTokens",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxTokens");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("stopSequences") {
-            cx.key(
-                "stopSequences",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("stopSequences");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("metadata") {
-            cx.key(
-                "metadata",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("metadata");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("toolChoice") {
-            cx.key(
-                "toolChoice",
-                |cx| {
-                    <ToolChoice as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("toolChoice");
+            <ToolChoice as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17938,12 +16733,9 @@ impl __v::Validate for ToolChoice {
         let Some(o) = cx.object(v, "ToolChoice") else { return };
         cx.required(o, &[], "ToolChoice");
         if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mode");
+            <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18186,36 +16978,24 @@ impl __v::Validate for CreateMessageRequest {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "CreateMessageRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18367,48 +17147,30 @@ impl __v::Validate for CreateMessageResult {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
         cx.required(o, &["role", "content", "model"], "CreateMessageResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("model") {
-            cx.key(
-                "model",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("model");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("stopReason") {
-            cx.key(
-                "stopReason",
-                |cx| {
-                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("stopReason");
+            <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18618,29 +17380,20 @@ impl __v::Validate for SamplingMessage {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
         cx.required(o, &["role", "content"], "SamplingMessage");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -18959,24 +17712,19 @@ impl __v::Validate for SamplingMessageContentBlock {
                 <ToolResultContent as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "SamplingMessageContentBlock",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "SamplingMessageContentBlock",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "SamplingMessageContentBlock"),
         }
@@ -19101,30 +17849,21 @@ impl __v::Validate for Annotations {
         let Some(o) = cx.object(v, "Annotations") else { return };
         cx.required(o, &[], "Annotations");
         if let Some(x) = o.get("audience") {
-            cx.key(
-                "audience",
-                |cx| {
-                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("audience");
+            <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("priority") {
-            cx.key(
-                "priority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("priority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("lastModified") {
-            cx.key(
-                "lastModified",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("lastModified");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -19309,16 +18048,14 @@ impl __v::Validate for ContentBlock {
                 <EmbeddedResource as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL),
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "ContentBlock"),
         }
@@ -19444,37 +18181,25 @@ impl __v::Validate for TextContent {
         let Some(o) = cx.object(v, "TextContent") else { return };
         cx.required(o, &["type", "text"], "TextContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("text"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("text"));
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -19612,46 +18337,31 @@ impl __v::Validate for ImageContent {
         let Some(o) = cx.object(v, "ImageContent") else { return };
         cx.required(o, &["type", "data", "mimeType"], "ImageContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("image"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("image"));
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -19789,46 +18499,31 @@ impl __v::Validate for AudioContent {
         let Some(o) = cx.object(v, "AudioContent") else { return };
         cx.required(o, &["type", "data", "mimeType"], "AudioContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("audio"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("audio"));
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -19974,45 +18669,30 @@ impl __v::Validate for ToolUseContent {
         let Some(o) = cx.object(v, "ToolUseContent") else { return };
         cx.required(o, &["type", "id", "name", "input"], "ToolUseContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tool_use"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("tool_use"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("input") {
-            cx.key(
-                "input",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("input");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -20181,53 +18861,35 @@ impl __v::Validate for ToolResultContent {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
         cx.required(o, &["type", "toolUseId", "content"], "ToolResultContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tool_result"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("tool_result"));
+            cx.pop();
         }
         if let Some(x) = o.get("toolUseId") {
-            cx.key(
-                "toolUseId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("toolUseId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("structuredContent");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -20389,42 +19051,30 @@ impl __v::Validate for ModelPreferences {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
         cx.required(o, &[], "ModelPreferences");
         if let Some(x) = o.get("hints") {
-            cx.key(
-                "hints",
-                |cx| {
-                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hints");
+            <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("costPriority") {
-            cx.key(
-                "costPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("costPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("speedPriority") {
-            cx.key(
-                "speedPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("speedPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("intelligencePriority") {
-            cx.key(
-                "intelligencePriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("intelligencePriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
     }
 }
@@ -20519,12 +19169,9 @@ impl __v::Validate for ModelHint {
         let Some(o) = cx.object(v, "ModelHint") else { return };
         cx.required(o, &[], "ModelHint");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -20659,48 +19306,25 @@ impl __v::Validate for CompleteRequestParams {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
         cx.required(o, &["ref", "argument"], "CompleteRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("ref") {
-            cx.key(
-                "ref",
-                |cx| {
-                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("ref");
+            <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("argument") {
-            cx.key(
-                "argument",
-                |cx| {
-                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("argument");
+            <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("context") {
-            cx.key(
-                "context",
-                |cx| {
-                    <CompleteRequestParamsContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("context");
+            <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -20847,24 +19471,19 @@ impl __v::Validate for CompleteRequestParamsRef {
                 <ResourceTemplateReference as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "CompleteRequestParamsRef",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "CompleteRequestParamsRef",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
@@ -20973,20 +19592,14 @@ impl __v::Validate for CompleteRequestParamsArgument {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
         cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("value");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21075,12 +19688,9 @@ impl __v::Validate for CompleteRequestParamsContext {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
         cx.required(o, &[], "CompleteRequestParamsContext");
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21214,36 +19824,24 @@ impl __v::Validate for CompleteRequest {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "CompleteRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("completion/complete"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("completion/complete"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21349,21 +19947,15 @@ impl __v::Validate for CompleteResult {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
         cx.required(o, &["completion"], "CompleteResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("completion") {
-            cx.key(
-                "completion",
-                |cx| {
-                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("completion");
+            <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21482,28 +20074,19 @@ impl __v::Validate for CompleteResultCompletion {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
         cx.required(o, &["values"], "CompleteResultCompletion");
         if let Some(x) = o.get("values") {
-            cx.key(
-                "values",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("values");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("total");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hasMore") {
-            cx.key(
-                "hasMore",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hasMore");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21619,21 +20202,15 @@ impl __v::Validate for ResourceTemplateReference {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
         cx.required(o, &["type", "uri"], "ResourceTemplateReference");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/resource"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/resource"));
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
     }
 }
@@ -21759,28 +20336,19 @@ impl __v::Validate for PromptReference {
         let Some(o) = cx.object(v, "PromptReference") else { return };
         cx.required(o, &["name", "type"], "PromptReference");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/prompt"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/prompt"));
+            cx.pop();
         }
     }
 }
@@ -21922,36 +20490,24 @@ impl __v::Validate for ListRootsRequest {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "ListRootsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("roots/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("roots/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22056,21 +20612,15 @@ impl __v::Validate for ListRootsResult {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
         cx.required(o, &["roots"], "ListRootsResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("roots");
+            <Vec<Root> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22190,30 +20740,21 @@ impl __v::Validate for Root {
         let Some(o) = cx.object(v, "Root") else { return };
         cx.required(o, &["uri"], "Root");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -22337,28 +20878,19 @@ impl __v::Validate for RootsListChangedNotification {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "RootsListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -22516,53 +21048,33 @@ impl __v::Validate for ElicitRequestFormParams {
         let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
         cx.required(o, &["message", "requestedSchema"], "ElicitRequestFormParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("form"));
-                },
-            );
+            cx.push_key("mode");
+            cx.literal(x, __p::Lit::Str("form"));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requestedSchema") {
-            cx.key(
-                "requestedSchema",
-                |cx| {
-                    <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("requestedSchema");
+            <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -22700,39 +21212,27 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
             "ElicitRequestFormParamsRequestedSchema",
         );
         if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
         if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        PrimitiveSchemaDefinition,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("properties");
+            <BTreeMap<
+                String,
+                PrimitiveSchemaDefinition,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22897,59 +21397,36 @@ impl __v::Validate for ElicitRequestURLParams {
             "ElicitRequestURLParams",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
         if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("url"));
-                },
-            );
+            cx.push_key("mode");
+            cx.literal(x, __p::Lit::Str("url"));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("elicitationId") {
-            cx.key(
-                "elicitationId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("elicitationId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("url");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -23098,24 +21575,14 @@ impl __v::Validate for ElicitRequestParams {
                 <ElicitRequestURLParams as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "mode",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "mode",
-                                other,
-                                "ElicitRequestParams",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("mode");
+                cx.unknown_variant("mode", other, "ElicitRequestParams", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "mode",
-                    |cx| cx.error("type", format!("`{}` must be a string", "mode")),
-                )
+                cx.push_key("mode");
+                cx.error("type", format!("`{}` must be a string", "mode"));
+                cx.pop();
             }
             None => <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx),
         }
@@ -23251,36 +21718,24 @@ impl __v::Validate for ElicitRequest {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "ElicitRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("elicitation/create"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("elicitation/create"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23531,60 +21986,39 @@ impl __v::Validate for StringSchema {
         let Some(o) = cx.object(v, "StringSchema") else { return };
         cx.required(o, &["type"], "StringSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minLength") {
-            cx.key(
-                "minLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxLength") {
-            cx.key(
-                "maxLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("format") {
-            cx.key(
-                "format",
-                |cx| {
-                    <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("format");
+            <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23834,52 +22268,34 @@ impl __v::Validate for NumberSchema {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
         cx.required(o, &["type"], "NumberSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    <NumberSchemaType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("type");
+            <NumberSchemaType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minimum") {
-            cx.key(
-                "minimum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minimum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maximum") {
-            cx.key(
-                "maximum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maximum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24088,36 +22504,24 @@ impl __v::Validate for BooleanSchema {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
         cx.required(o, &["type"], "BooleanSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("boolean"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("boolean"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24260,44 +22664,29 @@ impl __v::Validate for UntitledSingleSelectEnumSchema {
         let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
         cx.required(o, &["type", "enum"], "UntitledSingleSelectEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24444,46 +22833,31 @@ impl __v::Validate for TitledSingleSelectEnumSchema {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
         cx.required(o, &["type", "oneOf"], "TitledSingleSelectEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("oneOf") {
-            cx.key(
-                "oneOf",
-                |cx| {
-                    <Vec<
-                        TitledSingleSelectEnumSchemaOneOfItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("oneOf");
+            <Vec<
+                TitledSingleSelectEnumSchemaOneOfItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24592,20 +22966,14 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         };
         cx.required(o, &["const", "title"], "TitledSingleSelectEnumSchemaOneOfItem");
         if let Some(x) = o.get("const") {
-            cx.key(
-                "const",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("const");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24869,63 +23237,39 @@ impl __v::Validate for UntitledMultiSelectEnumSchema {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
         cx.required(o, &["type", "items"], "UntitledMultiSelectEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("array"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("array"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minItems") {
-            cx.key(
-                "minItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxItems") {
-            cx.key(
-                "maxItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("items");
+            <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25034,20 +23378,14 @@ impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
         cx.required(o, &["type", "enum"], "UntitledMultiSelectEnumSchemaItems");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25213,63 +23551,39 @@ impl __v::Validate for TitledMultiSelectEnumSchema {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
         cx.required(o, &["type", "items"], "TitledMultiSelectEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("array"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("array"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minItems") {
-            cx.key(
-                "minItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxItems") {
-            cx.key(
-                "maxItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("items");
+            <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25378,20 +23692,14 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         };
         cx.required(o, &["const", "title"], "TitledMultiSelectEnumSchemaItemsAnyOfItem");
         if let Some(x) = o.get("const") {
-            cx.key(
-                "const",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("const");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25494,14 +23802,11 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
         cx.required(o, &["anyOf"], "TitledMultiSelectEnumSchemaItems");
         if let Some(x) = o.get("anyOf") {
-            cx.key(
-                "anyOf",
-                |cx| {
-                    <Vec<
-                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("anyOf");
+            <Vec<
+                TitledMultiSelectEnumSchemaItemsAnyOfItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25750,52 +24055,34 @@ impl __v::Validate for LegacyTitledEnumSchema {
         let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
         cx.required(o, &["type", "enum"], "LegacyTitledEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("enumNames") {
-            cx.key(
-                "enumNames",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enumNames");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26022,32 +24309,23 @@ impl __v::Validate for ElicitResult {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
         cx.required(o, &["action"], "ElicitResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("action") {
-            cx.key(
-                "action",
-                |cx| {
-                    <ElicitResultAction as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("action");
+            <ElicitResultAction as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        ElicitResultContentValue,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <BTreeMap<
+                String,
+                ElicitResultContentValue,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26471,31 +24749,22 @@ impl __v::Validate for ElicitationCompleteNotification {
             "ElicitationCompleteNotification",
         );
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/elicitation/complete"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/elicitation/complete"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ElicitationCompleteNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("params");
+            <ElicitationCompleteNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -26596,12 +24865,9 @@ impl __v::Validate for ElicitationCompleteNotificationParams {
         };
         cx.required(o, &["elicitationId"], "ElicitationCompleteNotificationParams");
         if let Some(x) = o.get("elicitationId") {
-            cx.key(
-                "elicitationId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("elicitationId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27038,24 +25304,14 @@ impl __v::Validate for ClientRequest {
                 <CancelTaskRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientRequest"),
         }
@@ -27264,24 +25520,14 @@ impl __v::Validate for ClientNotification {
                 <TaskStatusNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientNotification"),
         }
@@ -27690,24 +25936,14 @@ impl __v::Validate for ServerRequest {
                 <CancelTaskRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerRequest"),
         }
@@ -28014,24 +26250,14 @@ impl __v::Validate for ServerNotification {
                 <TaskStatusNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerNotification"),
         }

@@ -366,44 +366,29 @@ impl __v::Validate for RequestMetaObject {
             "RequestMetaObject",
         );
         if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("io.modelcontextprotocol/protocolVersion") {
-            cx.key(
-                "io.modelcontextprotocol/protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("io.modelcontextprotocol/protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("io.modelcontextprotocol/clientInfo") {
-            cx.key(
-                "io.modelcontextprotocol/clientInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("io.modelcontextprotocol/clientInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("io.modelcontextprotocol/clientCapabilities") {
-            cx.key(
-                "io.modelcontextprotocol/clientCapabilities",
-                |cx| {
-                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("io.modelcontextprotocol/clientCapabilities");
+            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("io.modelcontextprotocol/logLevel") {
-            cx.key(
-                "io.modelcontextprotocol/logLevel",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("io.modelcontextprotocol/logLevel");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -518,12 +503,9 @@ impl __v::Validate for NotificationMetaObject {
         let Some(o) = cx.object(v, "NotificationMetaObject") else { return };
         cx.required(o, &[], "NotificationMetaObject");
         if let Some(x) = o.get("io.modelcontextprotocol/subscriptionId") {
-            cx.key(
-                "io.modelcontextprotocol/subscriptionId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("io.modelcontextprotocol/subscriptionId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -634,12 +616,9 @@ impl __v::Validate for ResultMetaObject {
         let Some(o) = cx.object(v, "ResultMetaObject") else { return };
         cx.required(o, &[], "ResultMetaObject");
         if let Some(x) = o.get("io.modelcontextprotocol/serverInfo") {
-            cx.key(
-                "io.modelcontextprotocol/serverInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("io.modelcontextprotocol/serverInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -858,24 +837,21 @@ impl __v::Validate for RequestParams {
         let Some(o) = cx.object(v, "RequestParams") else { return };
         cx.required(o, &["_meta"], "RequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
     }
 }
@@ -977,20 +953,14 @@ impl __v::Validate for Request {
         let Some(o) = cx.object(v, "Request") else { return };
         cx.required(o, &["method"], "Request");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1078,18 +1048,15 @@ impl __v::Validate for NotificationParams {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
         cx.required(o, &[], "NotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
     }
 }
@@ -1191,20 +1158,14 @@ impl __v::Validate for Notification {
         let Some(o) = cx.object(v, "Notification") else { return };
         cx.required(o, &["method"], "Notification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1401,26 +1362,20 @@ impl __v::Validate for Result {
         let Some(o) = cx.object(v, "Result") else { return };
         cx.required(o, &["resultType"], "Result");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1531,28 +1486,19 @@ impl __v::Validate for Error {
         let Some(o) = cx.object(v, "Error") else { return };
         cx.required(o, &["code", "message"], "Error");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("code");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1804,36 +1750,24 @@ impl __v::Validate for JSONRPCRequest {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
         cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1957,28 +1891,19 @@ impl __v::Validate for JSONRPCNotification {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -2100,28 +2025,19 @@ impl __v::Validate for JSONRPCResultResponse {
         let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <Result as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <Result as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -2246,28 +2162,19 @@ impl __v::Validate for JSONRPCErrorResponse {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
         cx.required(o, &["jsonrpc", "error"], "JSONRPCErrorResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <Error as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("error");
+            <Error as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -2489,28 +2396,19 @@ impl __v::Validate for ParseError {
         let Some(o) = cx.object(v, "ParseError") else { return };
         cx.required(o, &["code", "message"], "ParseError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32700i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32700i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2633,28 +2531,19 @@ impl __v::Validate for InvalidRequestError {
         let Some(o) = cx.object(v, "InvalidRequestError") else { return };
         cx.required(o, &["code", "message"], "InvalidRequestError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32600i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32600i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2784,28 +2673,19 @@ impl __v::Validate for MethodNotFoundError {
         let Some(o) = cx.object(v, "MethodNotFoundError") else { return };
         cx.required(o, &["code", "message"], "MethodNotFoundError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32601i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32601i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2949,28 +2829,19 @@ impl __v::Validate for InvalidParamsError {
         let Some(o) = cx.object(v, "InvalidParamsError") else { return };
         cx.required(o, &["code", "message"], "InvalidParamsError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32602i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32602i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3091,28 +2962,19 @@ impl __v::Validate for InternalError {
         let Some(o) = cx.object(v, "InternalError") else { return };
         cx.required(o, &["code", "message"], "InternalError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32603i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32603i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3252,28 +3114,19 @@ impl __v::Validate for HeaderMismatchError {
         let Some(o) = cx.object(v, "HeaderMismatchError") else { return };
         cx.required(o, &["jsonrpc", "error"], "HeaderMismatchError");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <HeaderMismatchErrorError as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("error");
+            <HeaderMismatchErrorError as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3394,28 +3247,19 @@ impl __v::Validate for HeaderMismatchErrorError {
         let Some(o) = cx.object(v, "HeaderMismatchErrorError") else { return };
         cx.required(o, &["code", "message"], "HeaderMismatchErrorError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32020i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32020i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3549,31 +3393,22 @@ impl __v::Validate for UnsupportedProtocolVersionError {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionError") else { return };
         cx.required(o, &["jsonrpc", "error"], "UnsupportedProtocolVersionError");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <UnsupportedProtocolVersionErrorError as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("error");
+            <UnsupportedProtocolVersionErrorError as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -3687,20 +3522,14 @@ impl __v::Validate for UnsupportedProtocolVersionErrorErrorData {
             "UnsupportedProtocolVersionErrorErrorData",
         );
         if let Some(x) = o.get("supported") {
-            cx.key(
-                "supported",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("supported");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requested") {
-            cx.key(
-                "requested",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requested");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3831,31 +3660,22 @@ impl __v::Validate for UnsupportedProtocolVersionErrorError {
             "UnsupportedProtocolVersionErrorError",
         );
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32022i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32022i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <UnsupportedProtocolVersionErrorErrorData as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("data");
+            <UnsupportedProtocolVersionErrorErrorData as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -3990,31 +3810,22 @@ impl __v::Validate for MissingRequiredClientCapabilityError {
         };
         cx.required(o, &["jsonrpc", "error"], "MissingRequiredClientCapabilityError");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <MissingRequiredClientCapabilityErrorError as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("error");
+            <MissingRequiredClientCapabilityErrorError as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4131,12 +3942,9 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorErrorData {
             "MissingRequiredClientCapabilityErrorErrorData",
         );
         if let Some(x) = o.get("requiredCapabilities") {
-            cx.key(
-                "requiredCapabilities",
-                |cx| {
-                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requiredCapabilities");
+            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4267,31 +4075,22 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorError {
             "MissingRequiredClientCapabilityErrorError",
         );
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32021i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32021i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <MissingRequiredClientCapabilityErrorErrorData as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("data");
+            <MissingRequiredClientCapabilityErrorErrorData as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4454,18 +4253,14 @@ impl __v::Validate for InputRequest {
                 <ElicitRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx.unknown_variant("method", other, "InputRequest", SCHEMA_LABEL)
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "InputRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "InputRequest"),
         }
@@ -4716,42 +4511,30 @@ impl __v::Validate for InputRequiredResult {
         let Some(o) = cx.object(v, "InputRequiredResult") else { return };
         cx.required(o, &["resultType"], "InputRequiredResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("input_required"));
-                },
-            );
+            cx.push_key("resultType");
+            cx.literal(x, __p::Lit::Str("input_required"));
+            cx.pop();
         }
         if let Some(x) = o.get("inputRequests") {
-            cx.key(
-                "inputRequests",
-                |cx| {
-                    <InputRequests as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("inputRequests");
+            <InputRequests as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4870,40 +4653,31 @@ impl __v::Validate for InputResponseRequestParams {
         let Some(o) = cx.object(v, "InputResponseRequestParams") else { return };
         cx.required(o, &["_meta"], "InputResponseRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("inputResponses") {
-            cx.key(
-                "inputResponses",
-                |cx| {
-                    <InputResponses as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("inputResponses");
+            <InputResponses as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5026,34 +4800,25 @@ impl __v::Validate for CancelledNotificationParams {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
         cx.required(o, &["requestId"], "CancelledNotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("requestId") {
-            cx.key(
-                "requestId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requestId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("reason") {
-            cx.key(
-                "reason",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("reason");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5192,28 +4957,19 @@ impl __v::Validate for CancelledNotification {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
         cx.required(o, &["method", "params", "jsonrpc"], "CancelledNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -5353,36 +5109,24 @@ impl __v::Validate for DiscoverRequest {
         let Some(o) = cx.object(v, "DiscoverRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "DiscoverRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("server/discover"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("server/discover"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5586,67 +5330,46 @@ impl __v::Validate for DiscoverResult {
             "DiscoverResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
         }
         if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("supportedVersions") {
-            cx.key(
-                "supportedVersions",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("supportedVersions");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("capabilities");
+            <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("instructions") {
-            cx.key(
-                "instructions",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("instructions");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5771,28 +5494,19 @@ impl __v::Validate for DiscoverResultResponse {
         let Some(o) = cx.object(v, "DiscoverResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "DiscoverResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <DiscoverResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <DiscoverResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5965,53 +5679,29 @@ impl __v::Validate for ClientCapabilities {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
         cx.required(o, &[], "ClientCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        JSONObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("roots");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sampling");
+            <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("elicitation") {
-            cx.key(
-                "elicitation",
-                |cx| {
-                    <ClientCapabilitiesElicitation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("elicitation");
+            <ClientCapabilitiesElicitation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("extensions") {
-            cx.key(
-                "extensions",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        JSONObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("extensions");
+            <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6112,20 +5802,14 @@ impl __v::Validate for ClientCapabilitiesSampling {
         let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
         cx.required(o, &[], "ClientCapabilitiesSampling");
         if let Some(x) = o.get("context") {
-            cx.key(
-                "context",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("context");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6223,20 +5907,14 @@ impl __v::Validate for ClientCapabilitiesElicitation {
         let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
         cx.required(o, &[], "ClientCapabilitiesElicitation");
         if let Some(x) = o.get("form") {
-            cx.key(
-                "form",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("form");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("url");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6435,66 +6113,39 @@ impl __v::Validate for ServerCapabilities {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
         cx.required(o, &[], "ServerCapabilities");
         if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        JSONObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("experimental");
+            <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("logging") {
-            cx.key(
-                "logging",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("logging");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("completions") {
-            cx.key(
-                "completions",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("completions");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("prompts");
+            <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resources");
+            <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("extensions") {
-            cx.key(
-                "extensions",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        JSONObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("extensions");
+            <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6585,12 +6236,9 @@ impl __v::Validate for ServerCapabilitiesPrompts {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
         cx.required(o, &[], "ServerCapabilitiesPrompts");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6692,20 +6340,14 @@ impl __v::Validate for ServerCapabilitiesResources {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
         cx.required(o, &[], "ServerCapabilitiesResources");
         if let Some(x) = o.get("subscribe") {
-            cx.key(
-                "subscribe",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("subscribe");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6796,12 +6438,9 @@ impl __v::Validate for ServerCapabilitiesTools {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
         cx.required(o, &[], "ServerCapabilitiesTools");
         if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6942,37 +6581,25 @@ impl __v::Validate for Icon {
         let Some(o) = cx.object(v, "Icon") else { return };
         cx.required(o, &["src"], "Icon");
         if let Some(x) = o.get("src") {
-            cx.key(
-                "src",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("src");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sizes") {
-            cx.key(
-                "sizes",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sizes");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("theme") {
-            cx.key(
-                "theme",
-                |cx| {
-                    <IconTheme as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("theme");
+            <IconTheme as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::icons::check(v, cx);
     }
@@ -7165,12 +6792,9 @@ impl __v::Validate for Icons {
         let Some(o) = cx.object(v, "Icons") else { return };
         cx.required(o, &[], "Icons");
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7281,20 +6905,14 @@ impl __v::Validate for BaseMetadata {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
         cx.required(o, &["name"], "BaseMetadata");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7459,53 +7077,35 @@ impl __v::Validate for Implementation {
         let Some(o) = cx.object(v, "Implementation") else { return };
         cx.required(o, &["name", "version"], "Implementation");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("version") {
-            cx.key(
-                "version",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("version");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("websiteUrl") {
-            cx.key(
-                "websiteUrl",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("websiteUrl");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -7650,50 +7250,35 @@ impl __v::Validate for ProgressNotificationParams {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
         cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("progress") {
-            cx.key(
-                "progress",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("progress");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("total");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7826,28 +7411,19 @@ impl __v::Validate for ProgressNotification {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
         cx.required(o, &["method", "params", "jsonrpc"], "ProgressNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/progress"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/progress"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -7959,32 +7535,26 @@ impl __v::Validate for PaginatedRequestParams {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
         cx.required(o, &["_meta"], "PaginatedRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("cursor") {
-            cx.key(
-                "cursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8112,36 +7682,24 @@ impl __v::Validate for PaginatedRequest {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "PaginatedRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8257,34 +7815,25 @@ impl __v::Validate for PaginatedResult {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
         cx.required(o, &["resultType"], "PaginatedResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8438,43 +7987,31 @@ impl __v::Validate for CacheableResult {
         let Some(o) = cx.object(v, "CacheableResult") else { return };
         cx.required(o, &["resultType", "ttlMs", "cacheScope"], "CacheableResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
         }
         if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8716,36 +8253,24 @@ impl __v::Validate for ListResourcesRequest {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "ListResourcesRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8933,59 +8458,41 @@ impl __v::Validate for ListResourcesResult {
             "ListResourcesResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
         }
         if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resources");
+            <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9110,28 +8617,19 @@ impl __v::Validate for ListResourcesResultResponse {
         let Some(o) = cx.object(v, "ListResourcesResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "ListResourcesResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ListResourcesResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <ListResourcesResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9277,36 +8775,24 @@ impl __v::Validate for ListResourceTemplatesRequest {
             "ListResourceTemplatesRequest",
         );
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/templates/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9499,59 +8985,41 @@ impl __v::Validate for ListResourceTemplatesResult {
             "ListResourceTemplatesResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
         }
         if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resourceTemplates") {
-            cx.key(
-                "resourceTemplates",
-                |cx| {
-                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resourceTemplates");
+            <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9682,28 +9150,19 @@ impl __v::Validate for ListResourceTemplatesResultResponse {
             "ListResourceTemplatesResultResponse",
         );
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ListResourceTemplatesResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <ListResourceTemplatesResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9813,33 +9272,27 @@ impl __v::Validate for ResourceRequestParams {
         let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
         cx.required(o, &["_meta", "uri"], "ResourceRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -9969,49 +9422,37 @@ impl __v::Validate for ReadResourceRequestParams {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
         cx.required(o, &["_meta", "uri"], "ReadResourceRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("inputResponses") {
-            cx.key(
-                "inputResponses",
-                |cx| {
-                    <InputResponses as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("inputResponses");
+            <InputResponses as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10153,36 +9594,24 @@ impl __v::Validate for ReadResourceRequest {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "ReadResourceRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/read"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/read"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10360,53 +9789,36 @@ impl __v::Validate for ReadResourceResult {
             "ReadResourceResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
         }
         if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("contents") {
-            cx.key(
-                "contents",
-                |cx| {
-                    <Vec<
-                        ReadResourceResultContentsItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("contents");
+            <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10633,31 +10045,19 @@ impl __v::Validate for ReadResourceResultResponse {
         let Some(o) = cx.object(v, "ReadResourceResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "ReadResourceResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ReadResourceResultResponseResult as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("result");
+            <ReadResourceResultResponseResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10799,10 +10199,9 @@ impl __v::Validate for ReadResourceResultResponseResult {
             }
             Some(Some(_)) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
             Some(None) => {
-                cx.key(
-                    "resultType",
-                    |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
-                )
+                cx.push_key("resultType");
+                cx.error("type", format!("`{}` must be a string", "resultType"));
+                cx.pop();
             }
             None => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
         }
@@ -10929,28 +10328,19 @@ impl __v::Validate for ResourceListChangedNotification {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "ResourceListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -11091,36 +10481,24 @@ impl __v::Validate for SubscriptionFilter {
         let Some(o) = cx.object(v, "SubscriptionFilter") else { return };
         cx.required(o, &[], "SubscriptionFilter");
         if let Some(x) = o.get("toolsListChanged") {
-            cx.key(
-                "toolsListChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("toolsListChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("promptsListChanged") {
-            cx.key(
-                "promptsListChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("promptsListChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resourcesListChanged") {
-            cx.key(
-                "resourcesListChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resourcesListChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("resourceSubscriptions") {
-            cx.key(
-                "resourceSubscriptions",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resourceSubscriptions");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11230,32 +10608,26 @@ impl __v::Validate for SubscriptionsListenRequestParams {
         let Some(o) = cx.object(v, "SubscriptionsListenRequestParams") else { return };
         cx.required(o, &["_meta", "notifications"], "SubscriptionsListenRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("notifications") {
-            cx.key(
-                "notifications",
-                |cx| {
-                    <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("notifications");
+            <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11406,39 +10778,24 @@ impl __v::Validate for SubscriptionsListenRequest {
             "SubscriptionsListenRequest",
         );
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("subscriptions/listen"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("subscriptions/listen"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SubscriptionsListenRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <SubscriptionsListenRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11596,20 +10953,14 @@ impl __v::Validate for SubscriptionsListenResultMetaObject {
             "SubscriptionsListenResultMetaObject",
         );
         if let Some(x) = o.get("io.modelcontextprotocol/serverInfo") {
-            cx.key(
-                "io.modelcontextprotocol/serverInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("io.modelcontextprotocol/serverInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("io.modelcontextprotocol/subscriptionId") {
-            cx.key(
-                "io.modelcontextprotocol/subscriptionId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("io.modelcontextprotocol/subscriptionId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11737,32 +11088,23 @@ impl __v::Validate for SubscriptionsListenResult {
         let Some(o) = cx.object(v, "SubscriptionsListenResult") else { return };
         cx.required(o, &["_meta", "resultType"], "SubscriptionsListenResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <SubscriptionsListenResultMetaObject as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "io.modelcontextprotocol/serverInfo",
-                            "io.modelcontextprotocol/subscriptionId",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <SubscriptionsListenResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "io.modelcontextprotocol/serverInfo",
+                    "io.modelcontextprotocol/subscriptionId",
+                ],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11892,28 +11234,19 @@ impl __v::Validate for SubscriptionsListenResultResponse {
             "SubscriptionsListenResultResponse",
         );
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <SubscriptionsListenResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <SubscriptionsListenResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12032,26 +11365,20 @@ impl __v::Validate for SubscriptionsAcknowledgedNotificationParams {
             "SubscriptionsAcknowledgedNotificationParams",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("notifications") {
-            cx.key(
-                "notifications",
-                |cx| {
-                    <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("notifications");
+            <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12213,34 +11540,22 @@ impl __v::Validate for SubscriptionsAcknowledgedNotification {
             "SubscriptionsAcknowledgedNotification",
         );
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(
-                        x,
-                        __p::Lit::Str("notifications/subscriptions/acknowledged"),
-                    );
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/subscriptions/acknowledged"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SubscriptionsAcknowledgedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("params");
+            <SubscriptionsAcknowledgedNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -12353,27 +11668,21 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
         cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -12511,31 +11820,19 @@ impl __v::Validate for ResourceUpdatedNotification {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
         cx.required(o, &["method", "params", "jsonrpc"], "ResourceUpdatedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -12732,78 +12029,51 @@ impl __v::Validate for Resource {
         let Some(o) = cx.object(v, "Resource") else { return };
         cx.required(o, &["name", "uri"], "Resource");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -12991,70 +12261,46 @@ impl __v::Validate for ResourceTemplate {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
         cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uriTemplate") {
-            cx.key(
-                "uriTemplate",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+            cx.push_key("uriTemplate");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -13177,30 +12423,21 @@ impl __v::Validate for ResourceContents {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
         cx.required(o, &["uri"], "ResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -13329,38 +12566,26 @@ impl __v::Validate for TextResourceContents {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
         cx.required(o, &["uri", "text"], "TextResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -13497,39 +12722,27 @@ impl __v::Validate for BlobResourceContents {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
         cx.required(o, &["uri", "blob"], "BlobResourceContents");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("blob") {
-            cx.key(
-                "blob",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("blob");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -13677,36 +12890,24 @@ impl __v::Validate for ListPromptsRequest {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "ListPromptsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13891,59 +13092,41 @@ impl __v::Validate for ListPromptsResult {
             "ListPromptsResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
         }
         if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("prompts");
+            <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14068,28 +13251,19 @@ impl __v::Validate for ListPromptsResultResponse {
         let Some(o) = cx.object(v, "ListPromptsResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "ListPromptsResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ListPromptsResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <ListPromptsResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14230,56 +13404,41 @@ impl __v::Validate for GetPromptRequestParams {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
         cx.required(o, &["_meta", "name"], "GetPromptRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("inputResponses") {
-            cx.key(
-                "inputResponses",
-                |cx| {
-                    <InputResponses as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("inputResponses");
+            <InputResponses as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14416,36 +13575,24 @@ impl __v::Validate for GetPromptRequest {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "GetPromptRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/get"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/get"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14582,42 +13729,30 @@ impl __v::Validate for GetPromptResult {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
         cx.required(o, &["resultType", "messages"], "GetPromptResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("messages");
+            <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14745,31 +13880,19 @@ impl __v::Validate for GetPromptResultResponse {
         let Some(o) = cx.object(v, "GetPromptResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "GetPromptResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <GetPromptResultResponseResult as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("result");
+            <GetPromptResultResponseResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14909,10 +14032,9 @@ impl __v::Validate for GetPromptResultResponseResult {
             }
             Some(Some(_)) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
             Some(None) => {
-                cx.key(
-                    "resultType",
-                    |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
-                )
+                cx.push_key("resultType");
+                cx.error("type", format!("`{}` must be a string", "resultType"));
+                cx.pop();
             }
             None => <GetPromptResult as __v::Validate>::validate_json(v, cx),
         }
@@ -15072,53 +14194,35 @@ impl __v::Validate for Prompt {
         let Some(o) = cx.object(v, "Prompt") else { return };
         cx.required(o, &["name"], "Prompt");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -15249,36 +14353,24 @@ impl __v::Validate for PromptArgument {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
         cx.required(o, &["name"], "PromptArgument");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15477,20 +14569,14 @@ impl __v::Validate for PromptMessage {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
         cx.required(o, &["role", "content"], "PromptMessage");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <ContentBlock as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <ContentBlock as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15706,86 +14792,56 @@ impl __v::Validate for ResourceLink {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
         cx.required(o, &["name", "uri", "type"], "ResourceLink");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource_link"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource_link"));
+            cx.pop();
         }
     }
 }
@@ -15922,37 +14978,25 @@ impl __v::Validate for EmbeddedResource {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
         cx.required(o, &["type", "resource"], "EmbeddedResource");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource"));
+            cx.pop();
         }
         if let Some(x) = o.get("resource") {
-            cx.key(
-                "resource",
-                |cx| {
-                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resource");
+            <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -16171,28 +15215,19 @@ impl __v::Validate for PromptListChangedNotification {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "PromptListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -16329,36 +15364,24 @@ impl __v::Validate for ListToolsRequest {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "ListToolsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16541,59 +15564,41 @@ impl __v::Validate for ListToolsResult {
             "ListToolsResult",
         );
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
         }
         if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16718,28 +15723,19 @@ impl __v::Validate for ListToolsResultResponse {
         let Some(o) = cx.object(v, "ListToolsResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "ListToolsResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ListToolsResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <ListToolsResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16914,50 +15910,35 @@ impl __v::Validate for CallToolResult {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
         cx.required(o, &["resultType", "content"], "CallToolResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("structuredContent");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17085,31 +16066,19 @@ impl __v::Validate for CallToolResultResponse {
         let Some(o) = cx.object(v, "CallToolResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "CallToolResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <CallToolResultResponseResult as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("result");
+            <CallToolResultResponseResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17249,10 +16218,9 @@ impl __v::Validate for CallToolResultResponseResult {
             }
             Some(Some(_)) => <CallToolResult as __v::Validate>::validate_json(v, cx),
             Some(None) => {
-                cx.key(
-                    "resultType",
-                    |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
-                )
+                cx.push_key("resultType");
+                cx.error("type", format!("`{}` must be a string", "resultType"));
+                cx.pop();
             }
             None => <CallToolResult as __v::Validate>::validate_json(v, cx),
         }
@@ -17398,56 +16366,41 @@ impl __v::Validate for CallToolRequestParams {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
         cx.required(o, &["_meta", "name"], "CallToolRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("inputResponses") {
-            cx.key(
-                "inputResponses",
-                |cx| {
-                    <InputResponses as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("inputResponses");
+            <InputResponses as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17584,36 +16537,24 @@ impl __v::Validate for CallToolRequest {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "CallToolRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/call"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/call"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17738,28 +16679,19 @@ impl __v::Validate for ToolListChangedNotification {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
         cx.required(o, &["method", "jsonrpc"], "ToolListChangedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -17913,44 +16845,29 @@ impl __v::Validate for ToolAnnotations {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
         cx.required(o, &[], "ToolAnnotations");
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("readOnlyHint") {
-            cx.key(
-                "readOnlyHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("readOnlyHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("destructiveHint") {
-            cx.key(
-                "destructiveHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("destructiveHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("idempotentHint") {
-            cx.key(
-                "idempotentHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("idempotentHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("openWorldHint") {
-            cx.key(
-                "openWorldHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("openWorldHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18162,69 +17079,45 @@ impl __v::Validate for Tool {
         let Some(o) = cx.object(v, "Tool") else { return };
         cx.required(o, &["name", "inputSchema"], "Tool");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("inputSchema") {
-            cx.key(
-                "inputSchema",
-                |cx| {
-                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("inputSchema");
+            <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("outputSchema") {
-            cx.key(
-                "outputSchema",
-                |cx| {
-                    <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("outputSchema");
+            <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <ToolAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -18321,20 +17214,14 @@ impl __v::Validate for ToolInputSchema {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
         cx.required(o, &["type"], "ToolInputSchema");
         if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
     }
 }
@@ -18417,12 +17304,9 @@ impl __v::Validate for ToolOutputSchema {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
         cx.required(o, &[], "ToolOutputSchema");
         if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18552,42 +17436,30 @@ impl __v::Validate for LoggingMessageNotificationParams {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
         cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("logger") {
-            cx.key(
-                "logger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("logger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18726,31 +17598,19 @@ impl __v::Validate for LoggingMessageNotification {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
         cx.required(o, &["method", "params", "jsonrpc"], "LoggingMessageNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/message"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/message"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -19100,87 +17960,57 @@ impl __v::Validate for CreateMessageRequestParams {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
         cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
         if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("messages");
+            <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("modelPreferences") {
-            cx.key(
-                "modelPreferences",
-                |cx| {
-                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("modelPreferences");
+            <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("systemPrompt") {
-            cx.key(
-                "systemPrompt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("systemPrompt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("includeContext") {
-            cx.key(
-                "includeContext",
-                |cx| {
-                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("includeContext");
+            <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
         if let Some(x) = o.get("temperature") {
-            cx.key(
-                "temperature",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("temperature");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxTokens") {
-            cx.key(
-                "maxTokens",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxTokens");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("stopSequences") {
-            cx.key(
-                "stopSequences",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("stopSequences");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("metadata") {
-            cx.key(
-                "metadata",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("metadata");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("toolChoice") {
-            cx.key(
-                "toolChoice",
-                |cx| {
-                    <ToolChoice as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("toolChoice");
+            <ToolChoice as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -19375,12 +18205,9 @@ impl __v::Validate for ToolChoice {
         let Some(o) = cx.object(v, "ToolChoice") else { return };
         cx.required(o, &[], "ToolChoice");
         if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mode");
+            <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -19601,20 +18428,14 @@ impl __v::Validate for CreateMessageRequest {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
         cx.required(o, &["method", "params"], "CreateMessageRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -19775,48 +18596,30 @@ impl __v::Validate for CreateMessageResult {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
         cx.required(o, &["role", "content", "model"], "CreateMessageResult");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         if let Some(x) = o.get("model") {
-            cx.key(
-                "model",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("model");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("stopReason") {
-            cx.key(
-                "stopReason",
-                |cx| {
-                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("stopReason");
+            <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -20032,29 +18835,20 @@ impl __v::Validate for SamplingMessage {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
         cx.required(o, &["role", "content"], "SamplingMessage");
         if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -20374,24 +19168,19 @@ impl __v::Validate for SamplingMessageContentBlock {
                 <ToolResultContent as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "SamplingMessageContentBlock",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "SamplingMessageContentBlock",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "SamplingMessageContentBlock"),
         }
@@ -20516,30 +19305,21 @@ impl __v::Validate for Annotations {
         let Some(o) = cx.object(v, "Annotations") else { return };
         cx.required(o, &[], "Annotations");
         if let Some(x) = o.get("audience") {
-            cx.key(
-                "audience",
-                |cx| {
-                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("audience");
+            <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("priority") {
-            cx.key(
-                "priority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("priority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("lastModified") {
-            cx.key(
-                "lastModified",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("lastModified");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -20724,16 +19504,14 @@ impl __v::Validate for ContentBlock {
                 <EmbeddedResource as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL),
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "ContentBlock"),
         }
@@ -20861,37 +19639,25 @@ impl __v::Validate for TextContent {
         let Some(o) = cx.object(v, "TextContent") else { return };
         cx.required(o, &["type", "text"], "TextContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("text"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("text"));
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -21031,46 +19797,31 @@ impl __v::Validate for ImageContent {
         let Some(o) = cx.object(v, "ImageContent") else { return };
         cx.required(o, &["type", "data", "mimeType"], "ImageContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("image"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("image"));
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -21210,46 +19961,31 @@ impl __v::Validate for AudioContent {
         let Some(o) = cx.object(v, "AudioContent") else { return };
         cx.required(o, &["type", "data", "mimeType"], "AudioContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("audio"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("audio"));
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -21397,45 +20133,30 @@ impl __v::Validate for ToolUseContent {
         let Some(o) = cx.object(v, "ToolUseContent") else { return };
         cx.required(o, &["type", "id", "name", "input"], "ToolUseContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tool_use"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("tool_use"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("input") {
-            cx.key(
-                "input",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("input");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -21611,53 +20332,35 @@ impl __v::Validate for ToolResultContent {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
         cx.required(o, &["type", "toolUseId", "content"], "ToolResultContent");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tool_result"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("tool_result"));
+            cx.pop();
         }
         if let Some(x) = o.get("toolUseId") {
-            cx.key(
-                "toolUseId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("toolUseId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("structuredContent");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -21823,42 +20526,30 @@ impl __v::Validate for ModelPreferences {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
         cx.required(o, &[], "ModelPreferences");
         if let Some(x) = o.get("hints") {
-            cx.key(
-                "hints",
-                |cx| {
-                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hints");
+            <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("costPriority") {
-            cx.key(
-                "costPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("costPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("speedPriority") {
-            cx.key(
-                "speedPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("speedPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
         if let Some(x) = o.get("intelligencePriority") {
-            cx.key(
-                "intelligencePriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+            cx.push_key("intelligencePriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
     }
 }
@@ -21954,12 +20645,9 @@ impl __v::Validate for ModelHint {
         let Some(o) = cx.object(v, "ModelHint") else { return };
         cx.required(o, &[], "ModelHint");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22098,54 +20786,36 @@ impl __v::Validate for CompleteRequestParams {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
         cx.required(o, &["_meta", "ref", "argument"], "CompleteRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("ref") {
-            cx.key(
-                "ref",
-                |cx| {
-                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("ref");
+            <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("argument") {
-            cx.key(
-                "argument",
-                |cx| {
-                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("argument");
+            <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("context") {
-            cx.key(
-                "context",
-                |cx| {
-                    <CompleteRequestParamsContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("context");
+            <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22292,24 +20962,19 @@ impl __v::Validate for CompleteRequestParamsRef {
                 <ResourceTemplateReference as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "CompleteRequestParamsRef",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "CompleteRequestParamsRef",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
@@ -22418,20 +21083,14 @@ impl __v::Validate for CompleteRequestParamsArgument {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
         cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("value");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22520,12 +21179,9 @@ impl __v::Validate for CompleteRequestParamsContext {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
         cx.required(o, &[], "CompleteRequestParamsContext");
         if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22662,36 +21318,24 @@ impl __v::Validate for CompleteRequest {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
         cx.required(o, &["method", "params", "jsonrpc", "id"], "CompleteRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("completion/complete"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("completion/complete"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22822,34 +21466,25 @@ impl __v::Validate for CompleteResult {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
         cx.required(o, &["resultType", "completion"], "CompleteResult");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
         if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("completion") {
-            cx.key(
-                "completion",
-                |cx| {
-                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("completion");
+            <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22970,29 +21605,20 @@ impl __v::Validate for CompleteResultCompletion {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
         cx.required(o, &["values"], "CompleteResultCompletion");
         if let Some(x) = o.get("values") {
-            cx.key(
-                "values",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                    cx.max_items(x, 100usize);
-                },
-            );
+            cx.push_key("values");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.max_items(x, 100usize);
+            cx.pop();
         }
         if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("total");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hasMore") {
-            cx.key(
-                "hasMore",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hasMore");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23117,28 +21743,19 @@ impl __v::Validate for CompleteResultResponse {
         let Some(o) = cx.object(v, "CompleteResultResponse") else { return };
         cx.required(o, &["jsonrpc", "id", "result"], "CompleteResultResponse");
         if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <CompleteResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("result");
+            <CompleteResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23254,21 +21871,15 @@ impl __v::Validate for ResourceTemplateReference {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
         cx.required(o, &["type", "uri"], "ResourceTemplateReference");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/resource"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/resource"));
+            cx.pop();
         }
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
     }
 }
@@ -23394,28 +22005,19 @@ impl __v::Validate for PromptReference {
         let Some(o) = cx.object(v, "PromptReference") else { return };
         cx.required(o, &["name", "type"], "PromptReference");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/prompt"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/prompt"));
+            cx.pop();
         }
     }
 }
@@ -23525,20 +22127,14 @@ impl __v::Validate for ListRootsRequest {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
         cx.required(o, &["method"], "ListRootsRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("roots/list"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("roots/list"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ListRootsRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ListRootsRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23626,13 +22222,10 @@ impl __v::Validate for ListRootsRequestParams {
         let Some(o) = cx.object(v, "ListRootsRequestParams") else { return };
         cx.required(o, &[], "ListRootsRequestParams");
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -23732,12 +22325,9 @@ impl __v::Validate for ListRootsResult {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
         cx.required(o, &["roots"], "ListRootsResult");
         if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("roots");
+            <Vec<Root> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23860,30 +22450,21 @@ impl __v::Validate for Root {
         let Some(o) = cx.object(v, "Root") else { return };
         cx.required(o, &["uri"], "Root");
         if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -24022,31 +22603,22 @@ impl __v::Validate for ElicitRequestFormParams {
         let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
         cx.required(o, &["message", "requestedSchema"], "ElicitRequestFormParams");
         if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("form"));
-                },
-            );
+            cx.push_key("mode");
+            cx.literal(x, __p::Lit::Str("form"));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("requestedSchema") {
-            cx.key(
-                "requestedSchema",
-                |cx| {
-                    <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+            cx.push_key("requestedSchema");
+            <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -24184,39 +22756,27 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
             "ElicitRequestFormParamsRequestedSchema",
         );
         if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
         if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        PrimitiveSchemaDefinition,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("properties");
+            <BTreeMap<
+                String,
+                PrimitiveSchemaDefinition,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24340,29 +22900,20 @@ impl __v::Validate for ElicitRequestURLParams {
         let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
         cx.required(o, &["mode", "message", "url"], "ElicitRequestURLParams");
         if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("url"));
-                },
-            );
+            cx.push_key("mode");
+            cx.literal(x, __p::Lit::Str("url"));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("url");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -24511,24 +23062,14 @@ impl __v::Validate for ElicitRequestParams {
                 <ElicitRequestURLParams as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "mode",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "mode",
-                                other,
-                                "ElicitRequestParams",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("mode");
+                cx.unknown_variant("mode", other, "ElicitRequestParams", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "mode",
-                    |cx| cx.error("type", format!("`{}` must be a string", "mode")),
-                )
+                cx.push_key("mode");
+                cx.error("type", format!("`{}` must be a string", "mode"));
+                cx.pop();
             }
             None => <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx),
         }
@@ -24641,20 +23182,14 @@ impl __v::Validate for ElicitRequest {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
         cx.required(o, &["method", "params"], "ElicitRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("elicitation/create"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("elicitation/create"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24907,60 +23442,39 @@ impl __v::Validate for StringSchema {
         let Some(o) = cx.object(v, "StringSchema") else { return };
         cx.required(o, &["type"], "StringSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minLength") {
-            cx.key(
-                "minLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxLength") {
-            cx.key(
-                "maxLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("format") {
-            cx.key(
-                "format",
-                |cx| {
-                    <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("format");
+            <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25212,52 +23726,34 @@ impl __v::Validate for NumberSchema {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
         cx.required(o, &["type"], "NumberSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    <NumberSchemaType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("type");
+            <NumberSchemaType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minimum") {
-            cx.key(
-                "minimum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minimum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maximum") {
-            cx.key(
-                "maximum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maximum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25468,36 +23964,24 @@ impl __v::Validate for BooleanSchema {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
         cx.required(o, &["type"], "BooleanSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("boolean"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("boolean"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25643,44 +24127,29 @@ impl __v::Validate for UntitledSingleSelectEnumSchema {
         let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
         cx.required(o, &["type", "enum"], "UntitledSingleSelectEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25830,46 +24299,31 @@ impl __v::Validate for TitledSingleSelectEnumSchema {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
         cx.required(o, &["type", "oneOf"], "TitledSingleSelectEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("oneOf") {
-            cx.key(
-                "oneOf",
-                |cx| {
-                    <Vec<
-                        TitledSingleSelectEnumSchemaOneOfItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("oneOf");
+            <Vec<
+                TitledSingleSelectEnumSchemaOneOfItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25978,20 +24432,14 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         };
         cx.required(o, &["const", "title"], "TitledSingleSelectEnumSchemaOneOfItem");
         if let Some(x) = o.get("const") {
-            cx.key(
-                "const",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("const");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26258,63 +24706,39 @@ impl __v::Validate for UntitledMultiSelectEnumSchema {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
         cx.required(o, &["type", "items"], "UntitledMultiSelectEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("array"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("array"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minItems") {
-            cx.key(
-                "minItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxItems") {
-            cx.key(
-                "maxItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("items");
+            <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26423,20 +24847,14 @@ impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
         cx.required(o, &["type", "enum"], "UntitledMultiSelectEnumSchemaItems");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26605,63 +25023,39 @@ impl __v::Validate for TitledMultiSelectEnumSchema {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
         cx.required(o, &["type", "items"], "TitledMultiSelectEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("array"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("array"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("minItems") {
-            cx.key(
-                "minItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("minItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("maxItems") {
-            cx.key(
-                "maxItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("maxItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("items");
+            <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26770,20 +25164,14 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         };
         cx.required(o, &["const", "title"], "TitledMultiSelectEnumSchemaItemsAnyOfItem");
         if let Some(x) = o.get("const") {
-            cx.key(
-                "const",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("const");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26886,14 +25274,11 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
         cx.required(o, &["anyOf"], "TitledMultiSelectEnumSchemaItems");
         if let Some(x) = o.get("anyOf") {
-            cx.key(
-                "anyOf",
-                |cx| {
-                    <Vec<
-                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("anyOf");
+            <Vec<
+                TitledMultiSelectEnumSchemaItemsAnyOfItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27142,52 +25527,34 @@ impl __v::Validate for LegacyTitledEnumSchema {
         let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
         cx.required(o, &["type", "enum"], "LegacyTitledEnumSchema");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("enumNames") {
-            cx.key(
-                "enumNames",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enumNames");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27413,23 +25780,17 @@ impl __v::Validate for ElicitResult {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
         cx.required(o, &["action"], "ElicitResult");
         if let Some(x) = o.get("action") {
-            cx.key(
-                "action",
-                |cx| {
-                    <ElicitResultAction as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("action");
+            <ElicitResultAction as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        ElicitResultContentValue,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("content");
+            <BTreeMap<
+                String,
+                ElicitResultContentValue,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -28014,24 +26375,14 @@ impl __v::Validate for ClientRequest {
                 <ListToolsRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientRequest"),
         }
@@ -28333,24 +26684,14 @@ impl __v::Validate for ServerNotification {
                 )
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerNotification"),
         }

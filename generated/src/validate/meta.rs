@@ -12,13 +12,13 @@ pub const RESERVED_LABELS: &[&str] = &["modelcontextprotocol", "mcp"];
 pub fn check_keys<'v>(v: &'v Value, cx: &mut Cx<'v>, schema: &str, defined: &[&str]) {
     let Some(o) = v.as_object() else { return };
     for key in o.keys() {
-        cx.key(key, |cx| {
-            if let Err(why) = key_name(key) {
-                cx.error("meta.key-name", format!("`{key}` is not a valid `_meta` key: {why}"));
-            } else if is_reserved(key) && !defined.contains(&key.as_str()) {
-                cx.warning("meta.reserved-key", format!("`{key}` uses a prefix reserved for MCP but is not defined by {schema}"));
-            }
-        });
+        cx.push_key(key);
+        if let Err(why) = key_name(key) {
+            cx.error("meta.key-name", format!("`{key}` is not a valid `_meta` key: {why}"));
+        } else if is_reserved(key) && !defined.contains(&key.as_str()) {
+            cx.warning("meta.reserved-key", format!("`{key}` uses a prefix reserved for MCP but is not defined by {schema}"));
+        }
+        cx.pop();
     }
 }
 

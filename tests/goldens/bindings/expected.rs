@@ -107,20 +107,14 @@ impl __v::Validate for Envelope {
         let Some(o) = cx.object(v, "Envelope") else { return };
         cx.required(o, &["body"], "Envelope");
         if let Some(x) = o.get("body") {
-            cx.key(
-                "body",
-                |cx| {
-                    <AnyJson as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("body");
+            <AnyJson as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("extras") {
-            cx.key(
-                "extras",
-                |cx| {
-                    <Vec<AnyJson> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("extras");
+            <Vec<AnyJson> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

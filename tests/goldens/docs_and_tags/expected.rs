@@ -153,48 +153,33 @@ impl __v::Validate for Position {
         let Some(o) = cx.object(v, "Position") else { return };
         cx.required(o, &["latitude"], "Position");
         if let Some(x) = o.get("latitude") {
-            cx.key(
-                "latitude",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, -90f64);
-                    cx.maximum(x, 90f64);
-                },
-            );
+            cx.push_key("latitude");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, -90f64);
+            cx.maximum(x, 90f64);
+            cx.pop();
         }
         if let Some(x) = o.get("tiles") {
-            cx.key(
-                "tiles",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+            cx.push_key("tiles");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
         if let Some(x) = o.get("trail") {
-            cx.key(
-                "trail",
-                |cx| {
-                    <Vec<i64> as __v::Validate>::validate_json(x, cx);
-                    cx.max_items(x, 8usize);
-                },
-            );
+            cx.push_key("trail");
+            <Vec<i64> as __v::Validate>::validate_json(x, cx);
+            cx.max_items(x, 8usize);
+            cx.pop();
         }
         if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("elevation") {
-            cx.key(
-                "elevation",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("elevation");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -297,20 +282,14 @@ impl __v::Validate for Marker {
         let Some(o) = cx.object(v, "Marker") else { return };
         cx.required(o, &["at", "label"], "Marker");
         if let Some(x) = o.get("at") {
-            cx.key(
-                "at",
-                |cx| {
-                    <Position as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("at");
+            <Position as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("label") {
-            cx.key(
-                "label",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("label");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

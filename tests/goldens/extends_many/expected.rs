@@ -95,12 +95,9 @@ impl __v::Validate for Named {
         let Some(o) = cx.object(v, "Named") else { return };
         cx.required(o, &["name"], "Named");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -183,12 +180,9 @@ impl __v::Validate for Toggle {
         let Some(o) = cx.object(v, "Toggle") else { return };
         cx.required(o, &[], "Toggle");
         if let Some(x) = o.get("enabled") {
-            cx.key(
-                "enabled",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enabled");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -279,12 +273,9 @@ impl __v::Validate for Coloured {
         let Some(o) = cx.object(v, "Coloured") else { return };
         cx.required(o, &["colour"], "Coloured");
         if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -400,36 +391,24 @@ impl __v::Validate for Lamp {
         let Some(o) = cx.object(v, "Lamp") else { return };
         cx.required(o, &["name", "colour", "watts"], "Lamp");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("enabled") {
-            cx.key(
-                "enabled",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("enabled");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("watts") {
-            cx.key(
-                "watts",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("watts");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -123,36 +123,24 @@ impl __v::Validate for Parcel {
         let Some(o) = cx.object(v, "Parcel") else { return };
         cx.required(o, &["sender", "recipient", "weight"], "Parcel");
         if let Some(x) = o.get("sender") {
-            cx.key(
-                "sender",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sender");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("recipient") {
-            cx.key(
-                "recipient",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("recipient");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("weight") {
-            cx.key(
-                "weight",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("weight");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("fragile") {
-            cx.key(
-                "fragile",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("fragile");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -261,28 +249,19 @@ impl __v::Validate for Sample {
         let Some(o) = cx.object(v, "Sample") else { return };
         cx.required(o, &["weight", "scale"], "Sample");
         if let Some(x) = o.get("weight") {
-            cx.key(
-                "weight",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("weight");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("fragile") {
-            cx.key(
-                "fragile",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("fragile");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("scale") {
-            cx.key(
-                "scale",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("scale");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

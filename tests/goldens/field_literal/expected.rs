@@ -106,20 +106,14 @@ impl __v::Validate for Verdict {
         let Some(o) = cx.object(v, "Verdict") else { return };
         cx.required(o, &["stage", "score"], "Verdict");
         if let Some(x) = o.get("stage") {
-            cx.key(
-                "stage",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("final"));
-                },
-            );
+            cx.push_key("stage");
+            cx.literal(x, __p::Lit::Str("final"));
+            cx.pop();
         }
         if let Some(x) = o.get("score") {
-            cx.key(
-                "score",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("score");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

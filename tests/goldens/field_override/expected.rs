@@ -115,28 +115,19 @@ impl __v::Validate for Shape {
         let Some(o) = cx.object(v, "Shape") else { return };
         cx.required(o, &["kind"], "Shape");
         if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("kind");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("corners") {
-            cx.key(
-                "corners",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("corners");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -255,28 +246,19 @@ impl __v::Validate for Triangle {
         let Some(o) = cx.object(v, "Triangle") else { return };
         cx.required(o, &["kind", "corners"], "Triangle");
         if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("triangle"));
-                },
-            );
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("triangle"));
+            cx.pop();
         }
         if let Some(x) = o.get("corners") {
-            cx.key(
-                "corners",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("corners");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -111,20 +111,14 @@ impl __v::Validate for Versioned {
         let Some(o) = cx.object(v, "Versioned") else { return };
         cx.required(o, &["version", "body"], "Versioned");
         if let Some(x) = o.get("version") {
-            cx.key(
-                "version",
-                |cx| {
-                    cx.literal(x, __p::Lit::Float(2.5f64));
-                },
-            );
+            cx.push_key("version");
+            cx.literal(x, __p::Lit::Float(2.5f64));
+            cx.pop();
         }
         if let Some(x) = o.get("body") {
-            cx.key(
-                "body",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("body");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -125,36 +125,24 @@ impl __v::Validate for FancyWidget {
         let Some(o) = cx.object(v, "FancyWidget") else { return };
         cx.required(o, &["id", "hue", "sparkle"], "FancyWidget");
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hue") {
-            cx.key(
-                "hue",
-                |cx| {
-                    <crate::imports_core::Colour as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hue");
+            <crate::imports_core::Colour as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sparkle") {
-            cx.key(
-                "sparkle",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sparkle");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -249,14 +237,9 @@ impl __v::Validate for Shelf {
         let Some(o) = cx.object(v, "Shelf") else { return };
         cx.required(o, &["widgets"], "Shelf");
         if let Some(x) = o.get("widgets") {
-            cx.key(
-                "widgets",
-                |cx| {
-                    <Vec<
-                        crate::imports_core::Widget,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("widgets");
+            <Vec<crate::imports_core::Widget> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -96,12 +96,9 @@ impl __v::Validate for Loose {
         let Some(o) = cx.object(v, "Loose") else { return };
         cx.required(o, &["id"], "Loose");
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -192,16 +189,15 @@ impl __v::Validate for Counts {
         let Some(o) = cx.object(v, "Counts") else { return };
         cx.required(o, &["total"], "Counts");
         if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("total");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         for (k, x) in o {
             if !["total"].contains(&k.as_str()) {
-                cx.key(k, |cx| <i64 as __v::Validate>::validate_json(x, cx));
+                cx.push_key(k);
+                <i64 as __v::Validate>::validate_json(x, cx);
+                cx.pop();
             }
         }
     }
@@ -307,20 +303,14 @@ impl __v::Validate for Holder {
         let Some(o) = cx.object(v, "Holder") else { return };
         cx.required(o, &["settings"], "Holder");
         if let Some(x) = o.get("settings") {
-            cx.key(
-                "settings",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("settings");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("weights") {
-            cx.key(
-                "weights",
-                |cx| {
-                    <BTreeMap<String, i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("weights");
+            <BTreeMap<String, i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

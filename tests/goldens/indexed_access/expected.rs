@@ -111,20 +111,14 @@ impl __v::Validate for WaterOrder {
         let Some(o) = cx.object(v, "WaterOrder") else { return };
         cx.required(o, &["method", "litres"], "WaterOrder");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("garden/water"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("garden/water"));
+            cx.pop();
         }
         if let Some(x) = o.get("litres") {
-            cx.key(
-                "litres",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("litres");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -235,20 +229,14 @@ impl __v::Validate for WaterLog {
         let Some(o) = cx.object(v, "WaterLog") else { return };
         cx.required(o, &["method", "when"], "WaterLog");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("garden/water"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("garden/water"));
+            cx.pop();
         }
         if let Some(x) = o.get("when") {
-            cx.key(
-                "when",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("when");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

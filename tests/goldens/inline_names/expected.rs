@@ -95,12 +95,9 @@ impl __v::Validate for Crate {
         let Some(o) = cx.object(v, "Crate") else { return };
         cx.required(o, &["lid"], "Crate");
         if let Some(x) = o.get("lid") {
-            cx.key(
-                "lid",
-                |cx| {
-                    <CrateLidShape as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("lid");
+            <CrateLidShape as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -191,12 +188,9 @@ impl __v::Validate for CrateLidShape {
         let Some(o) = cx.object(v, "CrateLidShape") else { return };
         cx.required(o, &["hinged"], "CrateLidShape");
         if let Some(x) = o.get("hinged") {
-            cx.key(
-                "hinged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hinged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -286,12 +280,9 @@ impl __v::Validate for CrateLid {
         let Some(o) = cx.object(v, "CrateLid") else { return };
         cx.required(o, &["colour"], "CrateLid");
         if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -94,12 +94,9 @@ impl __v::Validate for Circle {
         let Some(o) = cx.object(v, "Circle") else { return };
         cx.required(o, &["radius"], "Circle");
         if let Some(x) = o.get("radius") {
-            cx.key(
-                "radius",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("radius");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -189,12 +186,9 @@ impl __v::Validate for Square {
         let Some(o) = cx.object(v, "Square") else { return };
         cx.required(o, &["side"], "Square");
         if let Some(x) = o.get("side") {
-            cx.key(
-                "side",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("side");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -305,28 +299,19 @@ impl __v::Validate for Drawing {
         let Some(o) = cx.object(v, "Drawing") else { return };
         cx.required(o, &["canvas", "shapes"], "Drawing");
         if let Some(x) = o.get("canvas") {
-            cx.key(
-                "canvas",
-                |cx| {
-                    <DrawingCanvas as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("canvas");
+            <DrawingCanvas as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("shapes") {
-            cx.key(
-                "shapes",
-                |cx| {
-                    <Vec<DrawingShapesItem> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("shapes");
+            <Vec<DrawingShapesItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("layers") {
-            cx.key(
-                "layers",
-                |cx| {
-                    <Vec<DrawingLayersItem> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("layers");
+            <Vec<DrawingLayersItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -431,20 +416,14 @@ impl __v::Validate for DrawingCanvasMargin {
         let Some(o) = cx.object(v, "DrawingCanvasMargin") else { return };
         cx.required(o, &["x", "y"], "DrawingCanvasMargin");
         if let Some(x) = o.get("x") {
-            cx.key(
-                "x",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("x");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("y") {
-            cx.key(
-                "y",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("y");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -554,28 +533,19 @@ impl __v::Validate for DrawingCanvas {
         let Some(o) = cx.object(v, "DrawingCanvas") else { return };
         cx.required(o, &["width", "height"], "DrawingCanvas");
         if let Some(x) = o.get("width") {
-            cx.key(
-                "width",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("width");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("height") {
-            cx.key(
-                "height",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("height");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("margin") {
-            cx.key(
-                "margin",
-                |cx| {
-                    <DrawingCanvasMargin as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("margin");
+            <DrawingCanvasMargin as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -760,20 +730,14 @@ impl __v::Validate for DrawingLayersItem {
         let Some(o) = cx.object(v, "DrawingLayersItem") else { return };
         cx.required(o, &["name"], "DrawingLayersItem");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("hidden") {
-            cx.key(
-                "hidden",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("hidden");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

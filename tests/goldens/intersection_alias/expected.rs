@@ -105,20 +105,14 @@ impl __v::Validate for Timestamps {
         let Some(o) = cx.object(v, "Timestamps") else { return };
         cx.required(o, &["created"], "Timestamps");
         if let Some(x) = o.get("created") {
-            cx.key(
-                "created",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("created");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("updated") {
-            cx.key(
-                "updated",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("updated");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -208,12 +202,9 @@ impl __v::Validate for Owner {
         let Some(o) = cx.object(v, "Owner") else { return };
         cx.required(o, &["owner"], "Owner");
         if let Some(x) = o.get("owner") {
-            cx.key(
-                "owner",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("owner");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -333,36 +324,24 @@ impl __v::Validate for Note {
         let Some(o) = cx.object(v, "Note") else { return };
         cx.required(o, &["created", "owner", "text"], "Note");
         if let Some(x) = o.get("created") {
-            cx.key(
-                "created",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("created");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("updated") {
-            cx.key(
-                "updated",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("updated");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("owner") {
-            cx.key(
-                "owner",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("owner");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

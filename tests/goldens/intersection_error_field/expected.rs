@@ -113,28 +113,19 @@ impl __v::Validate for Error {
         let Some(o) = cx.object(v, "Error") else { return };
         cx.required(o, &["code", "message"], "Error");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("code");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -234,20 +225,14 @@ impl __v::Validate for OrderFailed {
         let Some(o) = cx.object(v, "OrderFailed") else { return };
         cx.required(o, &["id", "error"], "OrderFailed");
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <OrderFailedError as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("error");
+            <OrderFailedError as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -355,20 +340,14 @@ impl __v::Validate for OrderFailedErrorData {
         let Some(o) = cx.object(v, "OrderFailedErrorData") else { return };
         cx.required(o, &["item"], "OrderFailedErrorData");
         if let Some(x) = o.get("item") {
-            cx.key(
-                "item",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("item");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("restock") {
-            cx.key(
-                "restock",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("restock");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -480,28 +459,19 @@ impl __v::Validate for OrderFailedError {
         let Some(o) = cx.object(v, "OrderFailedError") else { return };
         cx.required(o, &["code", "message", "data"], "OrderFailedError");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32050i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32050i64));
+            cx.pop();
         }
         if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <OrderFailedErrorData as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("data");
+            <OrderFailedErrorData as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

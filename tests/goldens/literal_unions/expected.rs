@@ -306,28 +306,19 @@ impl __v::Validate for Cone {
         let Some(o) = cx.object(v, "Cone") else { return };
         cx.required(o, &["size", "wrap"], "Cone");
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <Size as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <Size as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("flavour") {
-            cx.key(
-                "flavour",
-                |cx| {
-                    <Flavour as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("flavour");
+            <Flavour as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("wrap") {
-            cx.key(
-                "wrap",
-                |cx| {
-                    <ConeWrap as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("wrap");
+            <ConeWrap as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -106,20 +106,14 @@ impl __v::Validate for Apple {
         let Some(o) = cx.object(v, "Apple") else { return };
         cx.required(o, &["kind", "crisp"], "Apple");
         if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("apple"));
-                },
-            );
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("apple"));
+            cx.pop();
         }
         if let Some(x) = o.get("crisp") {
-            cx.key(
-                "crisp",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("crisp");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -195,12 +189,9 @@ impl __v::Validate for Pear {
         let Some(o) = cx.object(v, "Pear") else { return };
         cx.required(o, &["kind"], "Pear");
         if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("pear"));
-                },
-            );
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("pear"));
+            cx.pop();
         }
     }
 }
@@ -302,20 +293,14 @@ impl __v::Validate for Carrot {
         let Some(o) = cx.object(v, "Carrot") else { return };
         cx.required(o, &["kind", "length"], "Carrot");
         if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("carrot"));
-                },
-            );
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("carrot"));
+            cx.pop();
         }
         if let Some(x) = o.get("length") {
-            cx.key(
-                "length",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("length");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -432,16 +417,14 @@ impl __v::Validate for Fruit {
             Some(Some("apple")) => <Apple as __v::Validate>::validate_json(v, cx),
             Some(Some("pear")) => <Pear as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.unknown_variant("kind", other, "Fruit", SCHEMA_LABEL),
-                )
+                cx.push_key("kind");
+                cx.unknown_variant("kind", other, "Fruit", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.error("type", format!("`{}` must be a string", "kind")),
-                )
+                cx.push_key("kind");
+                cx.error("type", format!("`{}` must be a string", "kind"));
+                cx.pop();
             }
             None => cx.required(o, &["kind"], "Fruit"),
         }
@@ -568,16 +551,14 @@ impl __v::Validate for Produce {
             Some(Some("pear")) => <Fruit as __v::Validate>::validate_json(v, cx),
             Some(Some("carrot")) => <Carrot as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.unknown_variant("kind", other, "Produce", SCHEMA_LABEL),
-                )
+                cx.push_key("kind");
+                cx.unknown_variant("kind", other, "Produce", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.error("type", format!("`{}` must be a string", "kind")),
-                )
+                cx.push_key("kind");
+                cx.error("type", format!("`{}` must be a string", "kind"));
+                cx.pop();
             }
             None => cx.required(o, &["kind"], "Produce"),
         }
@@ -669,12 +650,9 @@ impl __v::Validate for Basket {
         let Some(o) = cx.object(v, "Basket") else { return };
         cx.required(o, &["items"], "Basket");
         if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <Vec<Produce> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("items");
+            <Vec<Produce> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

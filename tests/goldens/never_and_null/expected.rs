@@ -116,31 +116,24 @@ impl __v::Validate for Answer {
         let Some(o) = cx.object(v, "Answer") else { return };
         cx.required(o, &["value", "parent"], "Answer");
         if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("value");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if o.contains_key("error") {
-            cx.key("error", |cx| cx.never("`error` is typed `never` in Answer"));
+            cx.push_key("error");
+            cx.never("`error` is typed `never` in Answer");
+            cx.pop();
         }
         if let Some(x) = o.get("comment") {
-            cx.key(
-                "comment",
-                |cx| {
-                    <__rt::Nullable<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("comment");
+            <__rt::Nullable<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("parent") {
-            cx.key(
-                "parent",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("parent");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

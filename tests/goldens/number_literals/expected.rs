@@ -116,20 +116,14 @@ impl __v::Validate for Frame {
         let Some(o) = cx.object(v, "Frame") else { return };
         cx.required(o, &["marker", "size"], "Frame");
         if let Some(x) = o.get("marker") {
-            cx.key(
-                "marker",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(127i64));
-                },
-            );
+            cx.push_key("marker");
+            cx.literal(x, __p::Lit::Int(127i64));
+            cx.pop();
         }
         if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

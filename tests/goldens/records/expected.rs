@@ -95,12 +95,9 @@ impl __v::Validate for Seat {
         let Some(o) = cx.object(v, "Seat") else { return };
         cx.required(o, &["row"], "Seat");
         if let Some(x) = o.get("row") {
-            cx.key(
-                "row",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("row");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -211,28 +208,19 @@ impl __v::Validate for Theatre {
         let Some(o) = cx.object(v, "Theatre") else { return };
         cx.required(o, &["seats", "sides"], "Theatre");
         if let Some(x) = o.get("seats") {
-            cx.key(
-                "seats",
-                |cx| {
-                    <BTreeMap<String, Seat> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("seats");
+            <BTreeMap<String, Seat> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("notes") {
-            cx.key(
-                "notes",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("notes");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("sides") {
-            cx.key(
-                "sides",
-                |cx| {
-                    <TheatreSides as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sides");
+            <TheatreSides as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -325,20 +313,14 @@ impl __v::Validate for TheatreSides {
         let Some(o) = cx.object(v, "TheatreSides") else { return };
         cx.required(o, &[], "TheatreSides");
         if let Some(x) = o.get("left") {
-            cx.key(
-                "left",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("left");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("right") {
-            cx.key(
-                "right",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("right");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

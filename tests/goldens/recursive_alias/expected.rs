@@ -338,28 +338,19 @@ impl __v::Validate for Tree {
         let Some(o) = cx.object(v, "Tree") else { return };
         cx.required(o, &["label"], "Tree");
         if let Some(x) = o.get("label") {
-            cx.key(
-                "label",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("label");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("children") {
-            cx.key(
-                "children",
-                |cx| {
-                    <Vec<Tree> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("children");
+            <Vec<Tree> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("payload") {
-            cx.key(
-                "payload",
-                |cx| {
-                    <Json as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("payload");
+            <Json as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -107,20 +107,14 @@ impl __v::Validate for Category {
         let Some(o) = cx.object(v, "Category") else { return };
         cx.required(o, &["name"], "Category");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("parent") {
-            cx.key(
-                "parent",
-                |cx| {
-                    <Box<Category> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("parent");
+            <Box<Category> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -218,20 +212,14 @@ impl __v::Validate for Num {
         let Some(o) = cx.object(v, "Num") else { return };
         cx.required(o, &["kind", "value"], "Num");
         if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("num"));
-                },
-            );
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("num"));
+            cx.pop();
         }
         if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("value");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -343,28 +331,19 @@ impl __v::Validate for Sum {
         let Some(o) = cx.object(v, "Sum") else { return };
         cx.required(o, &["kind", "left", "right"], "Sum");
         if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sum"));
-                },
-            );
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("sum"));
+            cx.pop();
         }
         if let Some(x) = o.get("left") {
-            cx.key(
-                "left",
-                |cx| {
-                    <Box<Expr> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("left");
+            <Box<Expr> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("right") {
-            cx.key(
-                "right",
-                |cx| {
-                    <Box<Expr> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("right");
+            <Box<Expr> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -481,16 +460,14 @@ impl __v::Validate for Expr {
             Some(Some("num")) => <Num as __v::Validate>::validate_json(v, cx),
             Some(Some("sum")) => <Box<Sum> as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.unknown_variant("kind", other, "Expr", SCHEMA_LABEL),
-                )
+                cx.push_key("kind");
+                cx.unknown_variant("kind", other, "Expr", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.error("type", format!("`{}` must be a string", "kind")),
-                )
+                cx.push_key("kind");
+                cx.error("type", format!("`{}` must be a string", "kind"));
+                cx.pop();
             }
             None => cx.required(o, &["kind"], "Expr"),
         }

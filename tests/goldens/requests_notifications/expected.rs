@@ -105,20 +105,14 @@ impl __v::Validate for Request {
         let Some(o) = cx.object(v, "Request") else { return };
         cx.required(o, &["method"], "Request");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -219,20 +213,14 @@ impl __v::Validate for Notification {
         let Some(o) = cx.object(v, "Notification") else { return };
         cx.required(o, &["method"], "Notification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -334,20 +322,14 @@ impl __v::Validate for ClockRequest {
         let Some(o) = cx.object(v, "ClockRequest") else { return };
         cx.required(o, &["method"], "ClockRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("clock/read"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("clock/read"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -437,12 +419,9 @@ impl __v::Validate for ClockResult {
         let Some(o) = cx.object(v, "ClockResult") else { return };
         cx.required(o, &["now"], "ClockResult");
         if let Some(x) = o.get("now") {
-            cx.key(
-                "now",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("now");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -538,20 +517,14 @@ impl __v::Validate for EchoRequest {
         let Some(o) = cx.object(v, "EchoRequest") else { return };
         cx.required(o, &["method"], "EchoRequest");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("echo"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("echo"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -669,23 +642,14 @@ impl __v::Validate for ClockJumpedNotification {
         let Some(o) = cx.object(v, "ClockJumpedNotification") else { return };
         cx.required(o, &["method", "params"], "ClockJumpedNotification");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/clock/jumped"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/clock/jumped"));
+            cx.pop();
         }
         if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ClockJumpedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+            cx.push_key("params");
+            <ClockJumpedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -781,12 +745,9 @@ impl __v::Validate for ClockJumpedNotificationParams {
         let Some(o) = cx.object(v, "ClockJumpedNotificationParams") else { return };
         cx.required(o, &["by"], "ClockJumpedNotificationParams");
         if let Some(x) = o.get("by") {
-            cx.key(
-                "by",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("by");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -94,12 +94,9 @@ impl __v::Validate for Recipient {
         let Some(o) = cx.object(v, "Recipient") else { return };
         cx.required(o, &["address"], "Recipient");
         if let Some(x) = o.get("address") {
-            cx.key(
-                "address",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("address");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -202,20 +199,14 @@ impl __v::Validate for Letter {
         let Some(o) = cx.object(v, "Letter") else { return };
         cx.required(o, &["to"], "Letter");
         if let Some(x) = o.get("to") {
-            cx.key(
-                "to",
-                |cx| {
-                    <LetterTo as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("to");
+            <LetterTo as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("tags") {
-            cx.key(
-                "tags",
-                |cx| {
-                    <LetterTags as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("tags");
+            <LetterTags as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

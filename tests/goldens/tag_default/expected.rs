@@ -111,20 +111,14 @@ impl __v::Validate for Done {
         let Some(o) = cx.object(v, "Done") else { return };
         cx.required(o, &["output"], "Done");
         if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("done"));
-                },
-            );
+            cx.push_key("status");
+            cx.literal(x, __p::Lit::Str("done"));
+            cx.pop();
         }
         if let Some(x) = o.get("output") {
-            cx.key(
-                "output",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("output");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -231,20 +225,14 @@ impl __v::Validate for Pending {
         let Some(o) = cx.object(v, "Pending") else { return };
         cx.required(o, &["status", "retryAfter"], "Pending");
         if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("pending"));
-                },
-            );
+            cx.push_key("status");
+            cx.literal(x, __p::Lit::Str("pending"));
+            cx.pop();
         }
         if let Some(x) = o.get("retryAfter") {
-            cx.key(
-                "retryAfter",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("retryAfter");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -363,16 +351,14 @@ impl __v::Validate for Answer {
             Some(Some("done")) => <Done as __v::Validate>::validate_json(v, cx),
             Some(Some("pending")) => <Pending as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "status",
-                    |cx| cx.unknown_variant("status", other, "Answer", SCHEMA_LABEL),
-                )
+                cx.push_key("status");
+                cx.unknown_variant("status", other, "Answer", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "status",
-                    |cx| cx.error("type", format!("`{}` must be a string", "status")),
-                )
+                cx.push_key("status");
+                cx.error("type", format!("`{}` must be a string", "status"));
+                cx.pop();
             }
             None => <Done as __v::Validate>::validate_json(v, cx),
         }

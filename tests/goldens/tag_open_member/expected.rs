@@ -111,20 +111,14 @@ impl __v::Validate for Email {
         let Some(o) = cx.object(v, "Email") else { return };
         cx.required(o, &["channel", "address"], "Email");
         if let Some(x) = o.get("channel") {
-            cx.key(
-                "channel",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("email"));
-                },
-            );
+            cx.push_key("channel");
+            cx.literal(x, __p::Lit::Str("email"));
+            cx.pop();
         }
         if let Some(x) = o.get("address") {
-            cx.key(
-                "address",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("address");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -231,20 +225,14 @@ impl __v::Validate for Sms {
         let Some(o) = cx.object(v, "Sms") else { return };
         cx.required(o, &["channel", "number"], "Sms");
         if let Some(x) = o.get("channel") {
-            cx.key(
-                "channel",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sms"));
-                },
-            );
+            cx.push_key("channel");
+            cx.literal(x, __p::Lit::Str("sms"));
+            cx.pop();
         }
         if let Some(x) = o.get("number") {
-            cx.key(
-                "number",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("number");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -346,20 +334,14 @@ impl __v::Validate for CustomChannel {
         let Some(o) = cx.object(v, "CustomChannel") else { return };
         cx.required(o, &["channel"], "CustomChannel");
         if let Some(x) = o.get("channel") {
-            cx.key(
-                "channel",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("channel");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("target") {
-            cx.key(
-                "target",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("target");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -489,10 +471,9 @@ impl __v::Validate for Contact {
             Some(Some("sms")) => <Sms as __v::Validate>::validate_json(v, cx),
             Some(Some(_)) => <CustomChannel as __v::Validate>::validate_json(v, cx),
             Some(None) => {
-                cx.key(
-                    "channel",
-                    |cx| cx.error("type", format!("`{}` must be a string", "channel")),
-                )
+                cx.push_key("channel");
+                cx.error("type", format!("`{}` must be a string", "channel"));
+                cx.pop();
             }
             None => cx.required(o, &["channel"], "Contact"),
         }

@@ -111,20 +111,14 @@ impl __v::Validate for OpenDoor {
         let Some(o) = cx.object(v, "OpenDoor") else { return };
         cx.required(o, &["method", "door"], "OpenDoor");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("door/open"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("door/open"));
+            cx.pop();
         }
         if let Some(x) = o.get("door") {
-            cx.key(
-                "door",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("door");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -243,28 +237,19 @@ impl __v::Validate for CloseDoor {
         let Some(o) = cx.object(v, "CloseDoor") else { return };
         cx.required(o, &["method", "door"], "CloseDoor");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("door/close"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("door/close"));
+            cx.pop();
         }
         if let Some(x) = o.get("door") {
-            cx.key(
-                "door",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("door");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("force") {
-            cx.key(
-                "force",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("force");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -350,12 +335,9 @@ impl __v::Validate for RingBell {
         let Some(o) = cx.object(v, "RingBell") else { return };
         cx.required(o, &["method"], "RingBell");
         if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("bell/ring"));
-                },
-            );
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("bell/ring"));
+            cx.pop();
         }
     }
 }
@@ -500,18 +482,14 @@ impl __v::Validate for HouseCommand {
             }
             Some(Some("bell/ring")) => <RingBell as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx.unknown_variant("method", other, "HouseCommand", SCHEMA_LABEL)
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "HouseCommand", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "HouseCommand"),
         }

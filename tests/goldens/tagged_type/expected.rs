@@ -102,20 +102,14 @@ impl __v::Validate for TextBlock {
         let Some(o) = cx.object(v, "TextBlock") else { return };
         cx.required(o, &["type", "text"], "TextBlock");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("text"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("text"));
+            cx.pop();
         }
         if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -228,28 +222,19 @@ impl __v::Validate for PictureBlock {
         let Some(o) = cx.object(v, "PictureBlock") else { return };
         cx.required(o, &["type", "url"], "PictureBlock");
         if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("picture"));
-                },
-            );
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("picture"));
+            cx.pop();
         }
         if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("url");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("alt") {
-            cx.key(
-                "alt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("alt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -340,12 +325,9 @@ impl __v::Validate for Page {
         let Some(o) = cx.object(v, "Page") else { return };
         cx.required(o, &["blocks"], "Page");
         if let Some(x) = o.get("blocks") {
-            cx.key(
-                "blocks",
-                |cx| {
-                    <Vec<PageBlocksItem> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("blocks");
+            <Vec<PageBlocksItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -474,18 +456,14 @@ impl __v::Validate for PageBlocksItem {
                 <PictureBlock as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| {
-                        cx.unknown_variant("type", other, "PageBlocksItem", SCHEMA_LABEL)
-                    },
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "PageBlocksItem", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "PageBlocksItem"),
         }
@@ -610,16 +588,14 @@ impl __v::Validate for Block {
                 <PictureBlock as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| cx.unknown_variant("type", other, "Block", SCHEMA_LABEL),
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "Block", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "Block"),
         }

@@ -99,12 +99,9 @@ impl __v::Validate for Hello {
         let Some(o) = cx.object(v, "Hello") else { return };
         cx.required(o, &["dialect"], "Hello");
         if let Some(x) = o.get("dialect") {
-            cx.key(
-                "dialect",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("greenhouse/1"));
-                },
-            );
+            cx.push_key("dialect");
+            cx.literal(x, __p::Lit::Str("greenhouse/1"));
+            cx.pop();
         }
     }
 }
@@ -206,20 +203,14 @@ impl __v::Validate for SensorLost {
         let Some(o) = cx.object(v, "SensorLost") else { return };
         cx.required(o, &["code", "sensor"], "SensorLost");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-40012i64));
-                },
-            );
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-40012i64));
+            cx.pop();
         }
         if let Some(x) = o.get("sensor") {
-            cx.key(
-                "sensor",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("sensor");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -105,20 +105,14 @@ impl __v::Validate for ByName {
         let Some(o) = cx.object(v, "ByName") else { return };
         cx.required(o, &["name"], "ByName");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("exact") {
-            cx.key(
-                "exact",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("exact");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -208,12 +202,9 @@ impl __v::Validate for ByCode {
         let Some(o) = cx.object(v, "ByCode") else { return };
         cx.required(o, &["code"], "ByCode");
         if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("code");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -312,20 +303,14 @@ impl __v::Validate for ByRange {
         let Some(o) = cx.object(v, "ByRange") else { return };
         cx.required(o, &["from", "to"], "ByRange");
         if let Some(x) = o.get("from") {
-            cx.key(
-                "from",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("from");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("to") {
-            cx.key(
-                "to",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("to");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

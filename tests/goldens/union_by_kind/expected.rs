@@ -220,12 +220,9 @@ impl __v::Validate for Flag {
         let Some(o) = cx.object(v, "Flag") else { return };
         cx.required(o, &["name"], "Flag");
         if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -525,20 +522,14 @@ impl __v::Validate for Ticket {
         let Some(o) = cx.object(v, "Ticket") else { return };
         cx.required(o, &["id"], "Ticket");
         if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <TicketId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("id");
+            <TicketId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         if let Some(x) = o.get("seat") {
-            cx.key(
-                "seat",
-                |cx| {
-                    <TicketSeat as __v::Validate>::validate_json(x, cx);
-                },
-            );
+            cx.push_key("seat");
+            <TicketSeat as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
