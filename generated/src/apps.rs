@@ -1588,383 +1588,460 @@ impl __p::Shape for McpUiStyles {
 impl __v::Validate for McpUiStyles {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiStyles") else { return };
-        cx.required(o, &[], "McpUiStyles");
-        if let Some(x) = o.get("--color-background-primary") {
+        let __f = [
+            o.get("--color-background-primary"),
+            o.get("--color-background-secondary"),
+            o.get("--color-background-tertiary"),
+            o.get("--color-background-inverse"),
+            o.get("--color-background-ghost"),
+            o.get("--color-background-info"),
+            o.get("--color-background-danger"),
+            o.get("--color-background-success"),
+            o.get("--color-background-warning"),
+            o.get("--color-background-disabled"),
+            o.get("--color-text-primary"),
+            o.get("--color-text-secondary"),
+            o.get("--color-text-tertiary"),
+            o.get("--color-text-inverse"),
+            o.get("--color-text-ghost"),
+            o.get("--color-text-info"),
+            o.get("--color-text-danger"),
+            o.get("--color-text-success"),
+            o.get("--color-text-warning"),
+            o.get("--color-text-disabled"),
+            o.get("--color-border-primary"),
+            o.get("--color-border-secondary"),
+            o.get("--color-border-tertiary"),
+            o.get("--color-border-inverse"),
+            o.get("--color-border-ghost"),
+            o.get("--color-border-info"),
+            o.get("--color-border-danger"),
+            o.get("--color-border-success"),
+            o.get("--color-border-warning"),
+            o.get("--color-border-disabled"),
+            o.get("--color-ring-primary"),
+            o.get("--color-ring-secondary"),
+            o.get("--color-ring-inverse"),
+            o.get("--color-ring-info"),
+            o.get("--color-ring-danger"),
+            o.get("--color-ring-success"),
+            o.get("--color-ring-warning"),
+            o.get("--font-sans"),
+            o.get("--font-mono"),
+            o.get("--font-weight-normal"),
+            o.get("--font-weight-medium"),
+            o.get("--font-weight-semibold"),
+            o.get("--font-weight-bold"),
+            o.get("--font-text-xs-size"),
+            o.get("--font-text-sm-size"),
+            o.get("--font-text-md-size"),
+            o.get("--font-text-lg-size"),
+            o.get("--font-heading-xs-size"),
+            o.get("--font-heading-sm-size"),
+            o.get("--font-heading-md-size"),
+            o.get("--font-heading-lg-size"),
+            o.get("--font-heading-xl-size"),
+            o.get("--font-heading-2xl-size"),
+            o.get("--font-heading-3xl-size"),
+            o.get("--font-text-xs-line-height"),
+            o.get("--font-text-sm-line-height"),
+            o.get("--font-text-md-line-height"),
+            o.get("--font-text-lg-line-height"),
+            o.get("--font-heading-xs-line-height"),
+            o.get("--font-heading-sm-line-height"),
+            o.get("--font-heading-md-line-height"),
+            o.get("--font-heading-lg-line-height"),
+            o.get("--font-heading-xl-line-height"),
+            o.get("--font-heading-2xl-line-height"),
+            o.get("--font-heading-3xl-line-height"),
+            o.get("--border-radius-xs"),
+            o.get("--border-radius-sm"),
+            o.get("--border-radius-md"),
+            o.get("--border-radius-lg"),
+            o.get("--border-radius-xl"),
+            o.get("--border-radius-full"),
+            o.get("--border-width-regular"),
+            o.get("--shadow-hairline"),
+            o.get("--shadow-sm"),
+            o.get("--shadow-md"),
+            o.get("--shadow-lg"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("--color-background-primary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-background-secondary") {
+        if let Some(x) = __f[1] {
             cx.push_key("--color-background-secondary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-background-tertiary") {
+        if let Some(x) = __f[2] {
             cx.push_key("--color-background-tertiary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-background-inverse") {
+        if let Some(x) = __f[3] {
             cx.push_key("--color-background-inverse");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-background-ghost") {
+        if let Some(x) = __f[4] {
             cx.push_key("--color-background-ghost");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-background-info") {
+        if let Some(x) = __f[5] {
             cx.push_key("--color-background-info");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-background-danger") {
+        if let Some(x) = __f[6] {
             cx.push_key("--color-background-danger");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-background-success") {
+        if let Some(x) = __f[7] {
             cx.push_key("--color-background-success");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-background-warning") {
+        if let Some(x) = __f[8] {
             cx.push_key("--color-background-warning");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-background-disabled") {
+        if let Some(x) = __f[9] {
             cx.push_key("--color-background-disabled");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-primary") {
+        if let Some(x) = __f[10] {
             cx.push_key("--color-text-primary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-secondary") {
+        if let Some(x) = __f[11] {
             cx.push_key("--color-text-secondary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-tertiary") {
+        if let Some(x) = __f[12] {
             cx.push_key("--color-text-tertiary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-inverse") {
+        if let Some(x) = __f[13] {
             cx.push_key("--color-text-inverse");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-ghost") {
+        if let Some(x) = __f[14] {
             cx.push_key("--color-text-ghost");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-info") {
+        if let Some(x) = __f[15] {
             cx.push_key("--color-text-info");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-danger") {
+        if let Some(x) = __f[16] {
             cx.push_key("--color-text-danger");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-success") {
+        if let Some(x) = __f[17] {
             cx.push_key("--color-text-success");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-warning") {
+        if let Some(x) = __f[18] {
             cx.push_key("--color-text-warning");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-text-disabled") {
+        if let Some(x) = __f[19] {
             cx.push_key("--color-text-disabled");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-primary") {
+        if let Some(x) = __f[20] {
             cx.push_key("--color-border-primary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-secondary") {
+        if let Some(x) = __f[21] {
             cx.push_key("--color-border-secondary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-tertiary") {
+        if let Some(x) = __f[22] {
             cx.push_key("--color-border-tertiary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-inverse") {
+        if let Some(x) = __f[23] {
             cx.push_key("--color-border-inverse");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-ghost") {
+        if let Some(x) = __f[24] {
             cx.push_key("--color-border-ghost");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-info") {
+        if let Some(x) = __f[25] {
             cx.push_key("--color-border-info");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-danger") {
+        if let Some(x) = __f[26] {
             cx.push_key("--color-border-danger");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-success") {
+        if let Some(x) = __f[27] {
             cx.push_key("--color-border-success");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-warning") {
+        if let Some(x) = __f[28] {
             cx.push_key("--color-border-warning");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-border-disabled") {
+        if let Some(x) = __f[29] {
             cx.push_key("--color-border-disabled");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-ring-primary") {
+        if let Some(x) = __f[30] {
             cx.push_key("--color-ring-primary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-ring-secondary") {
+        if let Some(x) = __f[31] {
             cx.push_key("--color-ring-secondary");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-ring-inverse") {
+        if let Some(x) = __f[32] {
             cx.push_key("--color-ring-inverse");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-ring-info") {
+        if let Some(x) = __f[33] {
             cx.push_key("--color-ring-info");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-ring-danger") {
+        if let Some(x) = __f[34] {
             cx.push_key("--color-ring-danger");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-ring-success") {
+        if let Some(x) = __f[35] {
             cx.push_key("--color-ring-success");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--color-ring-warning") {
+        if let Some(x) = __f[36] {
             cx.push_key("--color-ring-warning");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-sans") {
+        if let Some(x) = __f[37] {
             cx.push_key("--font-sans");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-mono") {
+        if let Some(x) = __f[38] {
             cx.push_key("--font-mono");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-weight-normal") {
+        if let Some(x) = __f[39] {
             cx.push_key("--font-weight-normal");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-weight-medium") {
+        if let Some(x) = __f[40] {
             cx.push_key("--font-weight-medium");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-weight-semibold") {
+        if let Some(x) = __f[41] {
             cx.push_key("--font-weight-semibold");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-weight-bold") {
+        if let Some(x) = __f[42] {
             cx.push_key("--font-weight-bold");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-text-xs-size") {
+        if let Some(x) = __f[43] {
             cx.push_key("--font-text-xs-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-text-sm-size") {
+        if let Some(x) = __f[44] {
             cx.push_key("--font-text-sm-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-text-md-size") {
+        if let Some(x) = __f[45] {
             cx.push_key("--font-text-md-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-text-lg-size") {
+        if let Some(x) = __f[46] {
             cx.push_key("--font-text-lg-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-xs-size") {
+        if let Some(x) = __f[47] {
             cx.push_key("--font-heading-xs-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-sm-size") {
+        if let Some(x) = __f[48] {
             cx.push_key("--font-heading-sm-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-md-size") {
+        if let Some(x) = __f[49] {
             cx.push_key("--font-heading-md-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-lg-size") {
+        if let Some(x) = __f[50] {
             cx.push_key("--font-heading-lg-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-xl-size") {
+        if let Some(x) = __f[51] {
             cx.push_key("--font-heading-xl-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-2xl-size") {
+        if let Some(x) = __f[52] {
             cx.push_key("--font-heading-2xl-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-3xl-size") {
+        if let Some(x) = __f[53] {
             cx.push_key("--font-heading-3xl-size");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-text-xs-line-height") {
+        if let Some(x) = __f[54] {
             cx.push_key("--font-text-xs-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-text-sm-line-height") {
+        if let Some(x) = __f[55] {
             cx.push_key("--font-text-sm-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-text-md-line-height") {
+        if let Some(x) = __f[56] {
             cx.push_key("--font-text-md-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-text-lg-line-height") {
+        if let Some(x) = __f[57] {
             cx.push_key("--font-text-lg-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-xs-line-height") {
+        if let Some(x) = __f[58] {
             cx.push_key("--font-heading-xs-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-sm-line-height") {
+        if let Some(x) = __f[59] {
             cx.push_key("--font-heading-sm-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-md-line-height") {
+        if let Some(x) = __f[60] {
             cx.push_key("--font-heading-md-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-lg-line-height") {
+        if let Some(x) = __f[61] {
             cx.push_key("--font-heading-lg-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-xl-line-height") {
+        if let Some(x) = __f[62] {
             cx.push_key("--font-heading-xl-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-2xl-line-height") {
+        if let Some(x) = __f[63] {
             cx.push_key("--font-heading-2xl-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--font-heading-3xl-line-height") {
+        if let Some(x) = __f[64] {
             cx.push_key("--font-heading-3xl-line-height");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--border-radius-xs") {
+        if let Some(x) = __f[65] {
             cx.push_key("--border-radius-xs");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--border-radius-sm") {
+        if let Some(x) = __f[66] {
             cx.push_key("--border-radius-sm");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--border-radius-md") {
+        if let Some(x) = __f[67] {
             cx.push_key("--border-radius-md");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--border-radius-lg") {
+        if let Some(x) = __f[68] {
             cx.push_key("--border-radius-lg");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--border-radius-xl") {
+        if let Some(x) = __f[69] {
             cx.push_key("--border-radius-xl");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--border-radius-full") {
+        if let Some(x) = __f[70] {
             cx.push_key("--border-radius-full");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--border-width-regular") {
+        if let Some(x) = __f[71] {
             cx.push_key("--border-width-regular");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--shadow-hairline") {
+        if let Some(x) = __f[72] {
             cx.push_key("--shadow-hairline");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--shadow-sm") {
+        if let Some(x) = __f[73] {
             cx.push_key("--shadow-sm");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--shadow-md") {
+        if let Some(x) = __f[74] {
             cx.push_key("--shadow-md");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("--shadow-lg") {
+        if let Some(x) = __f[75] {
             cx.push_key("--shadow-lg");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2080,13 +2157,19 @@ impl __p::Shape for McpUiOpenLinkRequest {
 impl __v::Validate for McpUiOpenLinkRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiOpenLinkRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiOpenLinkRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiOpenLinkRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/open-link"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiOpenLinkRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2184,8 +2267,11 @@ impl __p::Shape for McpUiOpenLinkRequestParams {
 impl __v::Validate for McpUiOpenLinkRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequestParams") else { return };
-        cx.required(o, &["url"], "McpUiOpenLinkRequestParams");
-        if let Some(x) = o.get("url") {
+        let __f = [o.get("url")];
+        if __f[0].is_none() {
+            cx.missing("url", "McpUiOpenLinkRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("url");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2277,8 +2363,8 @@ impl __p::Shape for McpUiOpenLinkResult {
 impl __v::Validate for McpUiOpenLinkResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkResult") else { return };
-        cx.required(o, &[], "McpUiOpenLinkResult");
-        if let Some(x) = o.get("isError") {
+        let __f = [o.get("isError")];
+        if let Some(x) = __f[0] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2404,13 +2490,19 @@ impl __p::Shape for McpUiDownloadFileRequest {
 impl __v::Validate for McpUiDownloadFileRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiDownloadFileRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiDownloadFileRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiDownloadFileRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/download-file"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiDownloadFileRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2690,8 +2782,11 @@ impl __p::Shape for McpUiDownloadFileRequestParams {
 impl __v::Validate for McpUiDownloadFileRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequestParams") else { return };
-        cx.required(o, &["contents"], "McpUiDownloadFileRequestParams");
-        if let Some(x) = o.get("contents") {
+        let __f = [o.get("contents")];
+        if __f[0].is_none() {
+            cx.missing("contents", "McpUiDownloadFileRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("contents");
             <Vec<
                 McpUiDownloadFileRequestParamsContentsItem,
@@ -2785,8 +2880,8 @@ impl __p::Shape for McpUiDownloadFileResult {
 impl __v::Validate for McpUiDownloadFileResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileResult") else { return };
-        cx.required(o, &[], "McpUiDownloadFileResult");
-        if let Some(x) = o.get("isError") {
+        let __f = [o.get("isError")];
+        if let Some(x) = __f[0] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2902,13 +2997,19 @@ impl __p::Shape for McpUiMessageRequest {
 impl __v::Validate for McpUiMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiMessageRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiMessageRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiMessageRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/message"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiMessageRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3024,13 +3125,19 @@ impl __p::Shape for McpUiMessageRequestParams {
 impl __v::Validate for McpUiMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageRequestParams") else { return };
-        cx.required(o, &["role", "content"], "McpUiMessageRequestParams");
-        if let Some(x) = o.get("role") {
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "McpUiMessageRequestParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("content", "McpUiMessageRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("role");
             cx.literal(x, __p::Lit::Str("user"));
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <Vec<
                 crate::v2025_11_25::ContentBlock,
@@ -3124,8 +3231,8 @@ impl __p::Shape for McpUiMessageResult {
 impl __v::Validate for McpUiMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageResult") else { return };
-        cx.required(o, &[], "McpUiMessageResult");
-        if let Some(x) = o.get("isError") {
+        let __f = [o.get("isError")];
+        if let Some(x) = __f[0] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3243,13 +3350,19 @@ impl __p::Shape for McpUiSandboxProxyReadyNotification {
 impl __v::Validate for McpUiSandboxProxyReadyNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSandboxProxyReadyNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiSandboxProxyReadyNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiSandboxProxyReadyNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiSandboxProxyReadyNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3375,13 +3488,19 @@ impl __v::Validate for McpUiSandboxResourceReadyNotification {
         let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotification") else {
             return
         };
-        cx.required(o, &["method", "params"], "McpUiSandboxResourceReadyNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiSandboxResourceReadyNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiSandboxResourceReadyNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/sandbox-resource-ready"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiSandboxResourceReadyNotificationParams as __v::Validate>::validate_json(
                 x,
@@ -3521,23 +3640,26 @@ impl __v::Validate for McpUiSandboxResourceReadyNotificationParams {
         let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotificationParams") else {
             return
         };
-        cx.required(o, &["html"], "McpUiSandboxResourceReadyNotificationParams");
-        if let Some(x) = o.get("html") {
+        let __f = [o.get("html"), o.get("sandbox"), o.get("csp"), o.get("permissions")];
+        if __f[0].is_none() {
+            cx.missing("html", "McpUiSandboxResourceReadyNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("html");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("sandbox") {
+        if let Some(x) = __f[1] {
             cx.push_key("sandbox");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("csp") {
+        if let Some(x) = __f[2] {
             cx.push_key("csp");
             <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("permissions") {
+        if let Some(x) = __f[3] {
             cx.push_key("permissions");
             <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3658,13 +3780,19 @@ impl __p::Shape for McpUiSizeChangedNotification {
 impl __v::Validate for McpUiSizeChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiSizeChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiSizeChangedNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiSizeChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/size-changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiSizeChangedNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3765,13 +3893,13 @@ impl __p::Shape for McpUiSizeChangedNotificationParams {
 impl __v::Validate for McpUiSizeChangedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotificationParams") else { return };
-        cx.required(o, &[], "McpUiSizeChangedNotificationParams");
-        if let Some(x) = o.get("width") {
+        let __f = [o.get("width"), o.get("height")];
+        if let Some(x) = __f[0] {
             cx.push_key("width");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("height") {
+        if let Some(x) = __f[1] {
             cx.push_key("height");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3890,13 +4018,19 @@ impl __p::Shape for McpUiToolInputNotification {
 impl __v::Validate for McpUiToolInputNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiToolInputNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiToolInputNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiToolInputNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/tool-input"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiToolInputNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3986,8 +4120,8 @@ impl __p::Shape for McpUiToolInputNotificationParams {
 impl __v::Validate for McpUiToolInputNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputNotificationParams") else { return };
-        cx.required(o, &[], "McpUiToolInputNotificationParams");
-        if let Some(x) = o.get("arguments") {
+        let __f = [o.get("arguments")];
+        if let Some(x) = __f[0] {
             cx.push_key("arguments");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4107,13 +4241,19 @@ impl __p::Shape for McpUiToolInputPartialNotification {
 impl __v::Validate for McpUiToolInputPartialNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputPartialNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiToolInputPartialNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiToolInputPartialNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiToolInputPartialNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/tool-input-partial"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiToolInputPartialNotificationParams as __v::Validate>::validate_json(
                 x,
@@ -4208,8 +4348,8 @@ impl __v::Validate for McpUiToolInputPartialNotificationParams {
         let Some(o) = cx.object(v, "McpUiToolInputPartialNotificationParams") else {
             return
         };
-        cx.required(o, &[], "McpUiToolInputPartialNotificationParams");
-        if let Some(x) = o.get("arguments") {
+        let __f = [o.get("arguments")];
+        if let Some(x) = __f[0] {
             cx.push_key("arguments");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4329,13 +4469,19 @@ impl __p::Shape for McpUiToolResultNotification {
 impl __v::Validate for McpUiToolResultNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolResultNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiToolResultNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiToolResultNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiToolResultNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/tool-result"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <crate::v2025_11_25::CallToolResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4457,13 +4603,19 @@ impl __p::Shape for McpUiToolCancelledNotification {
 impl __v::Validate for McpUiToolCancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolCancelledNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiToolCancelledNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiToolCancelledNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiToolCancelledNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/tool-cancelled"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiToolCancelledNotificationParams as __v::Validate>::validate_json(
                 x,
@@ -4558,8 +4710,8 @@ impl __v::Validate for McpUiToolCancelledNotificationParams {
         let Some(o) = cx.object(v, "McpUiToolCancelledNotificationParams") else {
             return
         };
-        cx.required(o, &[], "McpUiToolCancelledNotificationParams");
-        if let Some(x) = o.get("reason") {
+        let __f = [o.get("reason")];
+        if let Some(x) = __f[0] {
             cx.push_key("reason");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4644,8 +4796,8 @@ impl __p::Shape for McpUiHostCss {
 impl __v::Validate for McpUiHostCss {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCss") else { return };
-        cx.required(o, &[], "McpUiHostCss");
-        if let Some(x) = o.get("fonts") {
+        let __f = [o.get("fonts")];
+        if let Some(x) = __f[0] {
             cx.push_key("fonts");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4741,13 +4893,13 @@ impl __p::Shape for McpUiHostStyles {
 impl __v::Validate for McpUiHostStyles {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostStyles") else { return };
-        cx.required(o, &[], "McpUiHostStyles");
-        if let Some(x) = o.get("variables") {
+        let __f = [o.get("variables"), o.get("css")];
+        if let Some(x) = __f[0] {
             cx.push_key("variables");
             <McpUiStyles as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("css") {
+        if let Some(x) = __f[1] {
             cx.push_key("css");
             <McpUiHostCss as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4961,63 +5113,76 @@ impl __p::Shape for McpUiHostContext {
 impl __v::Validate for McpUiHostContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContext") else { return };
-        cx.required(o, &[], "McpUiHostContext");
-        if let Some(x) = o.get("toolInfo") {
+        let __f = [
+            o.get("toolInfo"),
+            o.get("theme"),
+            o.get("styles"),
+            o.get("displayMode"),
+            o.get("availableDisplayModes"),
+            o.get("containerDimensions"),
+            o.get("locale"),
+            o.get("timeZone"),
+            o.get("userAgent"),
+            o.get("platform"),
+            o.get("deviceCapabilities"),
+            o.get("safeAreaInsets"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("toolInfo");
             <McpUiHostContextToolInfo as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("theme") {
+        if let Some(x) = __f[1] {
             cx.push_key("theme");
             <McpUiTheme as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("styles") {
+        if let Some(x) = __f[2] {
             cx.push_key("styles");
             <McpUiHostStyles as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("displayMode") {
+        if let Some(x) = __f[3] {
             cx.push_key("displayMode");
             <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("availableDisplayModes") {
+        if let Some(x) = __f[4] {
             cx.push_key("availableDisplayModes");
             <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("containerDimensions") {
+        if let Some(x) = __f[5] {
             cx.push_key("containerDimensions");
             <McpUiHostContextContainerDimensions as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("locale") {
+        if let Some(x) = __f[6] {
             cx.push_key("locale");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("timeZone") {
+        if let Some(x) = __f[7] {
             cx.push_key("timeZone");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("userAgent") {
+        if let Some(x) = __f[8] {
             cx.push_key("userAgent");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("platform") {
+        if let Some(x) = __f[9] {
             cx.push_key("platform");
             <McpUiHostContextPlatform as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("deviceCapabilities") {
+        if let Some(x) = __f[10] {
             cx.push_key("deviceCapabilities");
             <McpUiHostContextDeviceCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("safeAreaInsets") {
+        if let Some(x) = __f[11] {
             cx.push_key("safeAreaInsets");
             <McpUiHostContextSafeAreaInsets as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5127,13 +5292,16 @@ impl __p::Shape for McpUiHostContextToolInfo {
 impl __v::Validate for McpUiHostContextToolInfo {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextToolInfo") else { return };
-        cx.required(o, &["tool"], "McpUiHostContextToolInfo");
-        if let Some(x) = o.get("id") {
+        let __f = [o.get("id"), o.get("tool")];
+        if __f[1].is_none() {
+            cx.missing("tool", "McpUiHostContextToolInfo");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("id");
             <crate::v2025_11_25::RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tool") {
+        if let Some(x) = __f[1] {
             cx.push_key("tool");
             <crate::v2025_11_25::Tool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5256,23 +5424,28 @@ impl __v::Validate for McpUiHostContextContainerDimensions {
         let Some(o) = cx.object(v, "McpUiHostContextContainerDimensions") else {
             return
         };
-        cx.required(o, &[], "McpUiHostContextContainerDimensions");
-        if let Some(x) = o.get("height") {
+        let __f = [
+            o.get("height"),
+            o.get("maxHeight"),
+            o.get("width"),
+            o.get("maxWidth"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("height");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxHeight") {
+        if let Some(x) = __f[1] {
             cx.push_key("maxHeight");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("width") {
+        if let Some(x) = __f[2] {
             cx.push_key("width");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxWidth") {
+        if let Some(x) = __f[3] {
             cx.push_key("maxWidth");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5477,13 +5650,13 @@ impl __p::Shape for McpUiHostContextDeviceCapabilities {
 impl __v::Validate for McpUiHostContextDeviceCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextDeviceCapabilities") else { return };
-        cx.required(o, &[], "McpUiHostContextDeviceCapabilities");
-        if let Some(x) = o.get("touch") {
+        let __f = [o.get("touch"), o.get("hover")];
+        if let Some(x) = __f[0] {
             cx.push_key("touch");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("hover") {
+        if let Some(x) = __f[1] {
             cx.push_key("hover");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5612,27 +5785,35 @@ impl __p::Shape for McpUiHostContextSafeAreaInsets {
 impl __v::Validate for McpUiHostContextSafeAreaInsets {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextSafeAreaInsets") else { return };
-        cx.required(
-            o,
-            &["top", "right", "bottom", "left"],
-            "McpUiHostContextSafeAreaInsets",
-        );
-        if let Some(x) = o.get("top") {
+        let __f = [o.get("top"), o.get("right"), o.get("bottom"), o.get("left")];
+        if __f[0].is_none() {
+            cx.missing("top", "McpUiHostContextSafeAreaInsets");
+        }
+        if __f[1].is_none() {
+            cx.missing("right", "McpUiHostContextSafeAreaInsets");
+        }
+        if __f[2].is_none() {
+            cx.missing("bottom", "McpUiHostContextSafeAreaInsets");
+        }
+        if __f[3].is_none() {
+            cx.missing("left", "McpUiHostContextSafeAreaInsets");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("top");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("right") {
+        if let Some(x) = __f[1] {
             cx.push_key("right");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("bottom") {
+        if let Some(x) = __f[2] {
             cx.push_key("bottom");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("left") {
+        if let Some(x) = __f[3] {
             cx.push_key("left");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5751,13 +5932,19 @@ impl __v::Validate for McpUiHostContextChangedNotification {
         let Some(o) = cx.object(v, "McpUiHostContextChangedNotification") else {
             return
         };
-        cx.required(o, &["method", "params"], "McpUiHostContextChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiHostContextChangedNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiHostContextChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/host-context-changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiHostContext as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5886,13 +6073,19 @@ impl __p::Shape for McpUiUpdateModelContextRequest {
 impl __v::Validate for McpUiUpdateModelContextRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiUpdateModelContextRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiUpdateModelContextRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiUpdateModelContextRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiUpdateModelContextRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/update-model-context"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiUpdateModelContextRequestParams as __v::Validate>::validate_json(
                 x,
@@ -6004,15 +6197,15 @@ impl __v::Validate for McpUiUpdateModelContextRequestParams {
         let Some(o) = cx.object(v, "McpUiUpdateModelContextRequestParams") else {
             return
         };
-        cx.required(o, &[], "McpUiUpdateModelContextRequestParams");
-        if let Some(x) = o.get("content") {
+        let __f = [o.get("content"), o.get("structuredContent")];
+        if let Some(x) = __f[0] {
             cx.push_key("content");
             <Vec<
                 crate::v2025_11_25::ContentBlock,
             > as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
+        if let Some(x) = __f[1] {
             cx.push_key("structuredContent");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6128,13 +6321,19 @@ impl __p::Shape for McpUiResourceTeardownRequest {
 impl __v::Validate for McpUiResourceTeardownRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceTeardownRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiResourceTeardownRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiResourceTeardownRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiResourceTeardownRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/resource-teardown"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6280,33 +6479,40 @@ impl __v::Validate for McpUiSupportedContentBlockModalities {
         let Some(o) = cx.object(v, "McpUiSupportedContentBlockModalities") else {
             return
         };
-        cx.required(o, &[], "McpUiSupportedContentBlockModalities");
-        if let Some(x) = o.get("text") {
+        let __f = [
+            o.get("text"),
+            o.get("image"),
+            o.get("audio"),
+            o.get("resource"),
+            o.get("resourceLink"),
+            o.get("structuredContent"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("text");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("image") {
+        if let Some(x) = __f[1] {
             cx.push_key("image");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("audio") {
+        if let Some(x) = __f[2] {
             cx.push_key("audio");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resource") {
+        if let Some(x) = __f[3] {
             cx.push_key("resource");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resourceLink") {
+        if let Some(x) = __f[4] {
             cx.push_key("resourceLink");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
+        if let Some(x) = __f[5] {
             cx.push_key("structuredContent");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6418,13 +6624,16 @@ impl __p::Shape for McpUiRequestTeardownNotification {
 impl __v::Validate for McpUiRequestTeardownNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestTeardownNotification") else { return };
-        cx.required(o, &["method"], "McpUiRequestTeardownNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiRequestTeardownNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/request-teardown"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6634,28 +6843,39 @@ impl __p::Shape for McpUiHostCapabilities {
 impl __v::Validate for McpUiHostCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilities") else { return };
-        cx.required(o, &[], "McpUiHostCapabilities");
-        if let Some(x) = o.get("experimental") {
+        let __f = [
+            o.get("experimental"),
+            o.get("openLinks"),
+            o.get("downloadFile"),
+            o.get("serverTools"),
+            o.get("serverResources"),
+            o.get("logging"),
+            o.get("sandbox"),
+            o.get("updateModelContext"),
+            o.get("message"),
+            o.get("sampling"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("openLinks") {
+        if let Some(x) = __f[1] {
             cx.push_key("openLinks");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("downloadFile") {
+        if let Some(x) = __f[2] {
             cx.push_key("downloadFile");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("serverTools") {
+        if let Some(x) = __f[3] {
             cx.push_key("serverTools");
             <McpUiHostCapabilitiesServerTools as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("serverResources") {
+        if let Some(x) = __f[4] {
             cx.push_key("serverResources");
             <McpUiHostCapabilitiesServerResources as __v::Validate>::validate_json(
                 x,
@@ -6663,17 +6883,17 @@ impl __v::Validate for McpUiHostCapabilities {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("logging") {
+        if let Some(x) = __f[5] {
             cx.push_key("logging");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("sandbox") {
+        if let Some(x) = __f[6] {
             cx.push_key("sandbox");
             <McpUiHostCapabilitiesSandbox as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("updateModelContext") {
+        if let Some(x) = __f[7] {
             cx.push_key("updateModelContext");
             <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
                 x,
@@ -6681,7 +6901,7 @@ impl __v::Validate for McpUiHostCapabilities {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[8] {
             cx.push_key("message");
             <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
                 x,
@@ -6689,7 +6909,7 @@ impl __v::Validate for McpUiHostCapabilities {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("sampling") {
+        if let Some(x) = __f[9] {
             cx.push_key("sampling");
             <McpUiHostCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6781,8 +7001,8 @@ impl __p::Shape for McpUiHostCapabilitiesServerTools {
 impl __v::Validate for McpUiHostCapabilitiesServerTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerTools") else { return };
-        cx.required(o, &[], "McpUiHostCapabilitiesServerTools");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6876,8 +7096,8 @@ impl __v::Validate for McpUiHostCapabilitiesServerResources {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerResources") else {
             return
         };
-        cx.required(o, &[], "McpUiHostCapabilitiesServerResources");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6983,13 +7203,13 @@ impl __p::Shape for McpUiHostCapabilitiesSandbox {
 impl __v::Validate for McpUiHostCapabilitiesSandbox {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSandbox") else { return };
-        cx.required(o, &[], "McpUiHostCapabilitiesSandbox");
-        if let Some(x) = o.get("permissions") {
+        let __f = [o.get("permissions"), o.get("csp")];
+        if let Some(x) = __f[0] {
             cx.push_key("permissions");
             <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("csp") {
+        if let Some(x) = __f[1] {
             cx.push_key("csp");
             <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7079,8 +7299,8 @@ impl __p::Shape for McpUiHostCapabilitiesSampling {
 impl __v::Validate for McpUiHostCapabilitiesSampling {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSampling") else { return };
-        cx.required(o, &[], "McpUiHostCapabilitiesSampling");
-        if let Some(x) = o.get("tools") {
+        let __f = [o.get("tools")];
+        if let Some(x) = __f[0] {
             cx.push_key("tools");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7207,18 +7427,22 @@ impl __p::Shape for McpUiAppCapabilities {
 impl __v::Validate for McpUiAppCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiAppCapabilities") else { return };
-        cx.required(o, &[], "McpUiAppCapabilities");
-        if let Some(x) = o.get("experimental") {
+        let __f = [
+            o.get("experimental"),
+            o.get("tools"),
+            o.get("availableDisplayModes"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[1] {
             cx.push_key("tools");
             <McpUiAppCapabilitiesTools as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("availableDisplayModes") {
+        if let Some(x) = __f[2] {
             cx.push_key("availableDisplayModes");
             <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7310,8 +7534,8 @@ impl __p::Shape for McpUiAppCapabilitiesTools {
 impl __v::Validate for McpUiAppCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiAppCapabilitiesTools") else { return };
-        cx.required(o, &[], "McpUiAppCapabilitiesTools");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7432,13 +7656,19 @@ impl __p::Shape for McpUiInitializeRequest {
 impl __v::Validate for McpUiInitializeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiInitializeRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiInitializeRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiInitializeRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/initialize"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiInitializeRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7568,22 +7798,27 @@ impl __p::Shape for McpUiInitializeRequestParams {
 impl __v::Validate for McpUiInitializeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeRequestParams") else { return };
-        cx.required(
-            o,
-            &["appInfo", "appCapabilities", "protocolVersion"],
-            "McpUiInitializeRequestParams",
-        );
-        if let Some(x) = o.get("appInfo") {
+        let __f = [o.get("appInfo"), o.get("appCapabilities"), o.get("protocolVersion")];
+        if __f[0].is_none() {
+            cx.missing("appInfo", "McpUiInitializeRequestParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("appCapabilities", "McpUiInitializeRequestParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("protocolVersion", "McpUiInitializeRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("appInfo");
             <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("appCapabilities") {
+        if let Some(x) = __f[1] {
             cx.push_key("appCapabilities");
             <McpUiAppCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("protocolVersion") {
+        if let Some(x) = __f[2] {
             cx.push_key("protocolVersion");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7728,27 +7963,40 @@ impl __p::Shape for McpUiInitializeResult {
 impl __v::Validate for McpUiInitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeResult") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
-            "McpUiInitializeResult",
-        );
-        if let Some(x) = o.get("protocolVersion") {
+        let __f = [
+            o.get("protocolVersion"),
+            o.get("hostInfo"),
+            o.get("hostCapabilities"),
+            o.get("hostContext"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("protocolVersion", "McpUiInitializeResult");
+        }
+        if __f[1].is_none() {
+            cx.missing("hostInfo", "McpUiInitializeResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("hostCapabilities", "McpUiInitializeResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("hostContext", "McpUiInitializeResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("protocolVersion");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("hostInfo") {
+        if let Some(x) = __f[1] {
             cx.push_key("hostInfo");
             <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("hostCapabilities") {
+        if let Some(x) = __f[2] {
             cx.push_key("hostCapabilities");
             <McpUiHostCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("hostContext") {
+        if let Some(x) = __f[3] {
             cx.push_key("hostContext");
             <McpUiHostContext as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7856,13 +8104,16 @@ impl __p::Shape for McpUiInitializedNotification {
 impl __v::Validate for McpUiInitializedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializedNotification") else { return };
-        cx.required(o, &["method"], "McpUiInitializedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiInitializedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/notifications/initialized"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8024,23 +8275,28 @@ impl __p::Shape for McpUiResourceCsp {
 impl __v::Validate for McpUiResourceCsp {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceCsp") else { return };
-        cx.required(o, &[], "McpUiResourceCsp");
-        if let Some(x) = o.get("connectDomains") {
+        let __f = [
+            o.get("connectDomains"),
+            o.get("resourceDomains"),
+            o.get("frameDomains"),
+            o.get("baseUriDomains"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("connectDomains");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resourceDomains") {
+        if let Some(x) = __f[1] {
             cx.push_key("resourceDomains");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("frameDomains") {
+        if let Some(x) = __f[2] {
             cx.push_key("frameDomains");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("baseUriDomains") {
+        if let Some(x) = __f[3] {
             cx.push_key("baseUriDomains");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8177,23 +8433,28 @@ impl __p::Shape for McpUiResourcePermissions {
 impl __v::Validate for McpUiResourcePermissions {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourcePermissions") else { return };
-        cx.required(o, &[], "McpUiResourcePermissions");
-        if let Some(x) = o.get("camera") {
+        let __f = [
+            o.get("camera"),
+            o.get("microphone"),
+            o.get("geolocation"),
+            o.get("clipboardWrite"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("camera");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("microphone") {
+        if let Some(x) = __f[1] {
             cx.push_key("microphone");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("geolocation") {
+        if let Some(x) = __f[2] {
             cx.push_key("geolocation");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("clipboardWrite") {
+        if let Some(x) = __f[3] {
             cx.push_key("clipboardWrite");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8340,23 +8601,28 @@ impl __p::Shape for McpUiResourceMeta {
 impl __v::Validate for McpUiResourceMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceMeta") else { return };
-        cx.required(o, &[], "McpUiResourceMeta");
-        if let Some(x) = o.get("csp") {
+        let __f = [
+            o.get("csp"),
+            o.get("permissions"),
+            o.get("domain"),
+            o.get("prefersBorder"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("csp");
             <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("permissions") {
+        if let Some(x) = __f[1] {
             cx.push_key("permissions");
             <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("domain") {
+        if let Some(x) = __f[2] {
             cx.push_key("domain");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("prefersBorder") {
+        if let Some(x) = __f[3] {
             cx.push_key("prefersBorder");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8480,13 +8746,19 @@ impl __p::Shape for McpUiRequestDisplayModeRequest {
 impl __v::Validate for McpUiRequestDisplayModeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiRequestDisplayModeRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiRequestDisplayModeRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiRequestDisplayModeRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ui/request-display-mode"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <McpUiRequestDisplayModeRequestParams as __v::Validate>::validate_json(
                 x,
@@ -8589,8 +8861,11 @@ impl __v::Validate for McpUiRequestDisplayModeRequestParams {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequestParams") else {
             return
         };
-        cx.required(o, &["mode"], "McpUiRequestDisplayModeRequestParams");
-        if let Some(x) = o.get("mode") {
+        let __f = [o.get("mode")];
+        if __f[0].is_none() {
+            cx.missing("mode", "McpUiRequestDisplayModeRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("mode");
             <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8690,8 +8965,11 @@ impl __p::Shape for McpUiRequestDisplayModeResult {
 impl __v::Validate for McpUiRequestDisplayModeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeResult") else { return };
-        cx.required(o, &["mode"], "McpUiRequestDisplayModeResult");
-        if let Some(x) = o.get("mode") {
+        let __f = [o.get("mode")];
+        if __f[0].is_none() {
+            cx.missing("mode", "McpUiRequestDisplayModeResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("mode");
             <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8902,23 +9180,28 @@ impl __p::Shape for McpUiToolMeta {
 impl __v::Validate for McpUiToolMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolMeta") else { return };
-        cx.required(o, &[], "McpUiToolMeta");
-        if let Some(x) = o.get("resourceUri") {
+        let __f = [
+            o.get("resourceUri"),
+            o.get("visibility"),
+            o.get("csp"),
+            o.get("permissions"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("resourceUri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("visibility") {
+        if let Some(x) = __f[1] {
             cx.push_key("visibility");
             <Vec<McpUiToolVisibility> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if o.contains_key("csp") {
+        if __f[2].is_some() {
             cx.push_key("csp");
             cx.never("`csp` is typed `never` in McpUiToolMeta");
             cx.pop();
         }
-        if o.contains_key("permissions") {
+        if __f[3].is_some() {
             cx.push_key("permissions");
             cx.never("`permissions` is typed `never` in McpUiToolMeta");
             cx.pop();
@@ -9043,8 +9326,8 @@ impl __p::Shape for McpUiClientCapabilities {
 impl __v::Validate for McpUiClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiClientCapabilities") else { return };
-        cx.required(o, &[], "McpUiClientCapabilities");
-        if let Some(x) = o.get("mimeTypes") {
+        let __f = [o.get("mimeTypes")];
+        if let Some(x) = __f[0] {
             cx.push_key("mimeTypes");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();

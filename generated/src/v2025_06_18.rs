@@ -347,13 +347,16 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        cx.required(o, &["method"], "Request");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Request");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <RequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -442,8 +445,8 @@ impl __p::Shape for RequestParamsMeta {
 impl __v::Validate for RequestParamsMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        cx.required(o, &[], "RequestParamsMeta");
-        if let Some(x) = o.get("progressToken") {
+        let __f = [o.get("progressToken")];
+        if let Some(x) = __f[0] {
             cx.push_key("progressToken");
             <ProgressToken as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -528,8 +531,8 @@ impl __p::Shape for RequestParams {
 impl __v::Validate for RequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        cx.required(o, &[], "RequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
@@ -633,13 +636,16 @@ impl __p::Shape for Notification {
 impl __v::Validate for Notification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        cx.required(o, &["method"], "Notification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Notification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -729,8 +735,8 @@ impl __p::Shape for NotificationParams {
 impl __v::Validate for NotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        cx.required(o, &[], "NotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -815,8 +821,8 @@ impl __p::Shape for Result {
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        cx.required(o, &[], "Result");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -1070,23 +1076,32 @@ impl __p::Shape for JSONRPCRequest {
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "JSONRPCRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <RequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1211,18 +1226,24 @@ impl __p::Shape for JSONRPCNotification {
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -1340,18 +1361,27 @@ impl __p::Shape for JSONRPCResponse {
 impl __v::Validate for JSONRPCResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "JSONRPCResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "JSONRPCResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <Result as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1475,18 +1505,27 @@ impl __p::Shape for JSONRPCError {
 impl __v::Validate for JSONRPCError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCError") else { return };
-        cx.required(o, &["jsonrpc", "id", "error"], "JSONRPCError");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCError");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "JSONRPCError");
+        }
+        if __f[2].is_none() {
+            cx.missing("error", "JSONRPCError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("error") {
+        if let Some(x) = __f[2] {
             cx.push_key("error");
             <JSONRPCErrorError as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1602,18 +1641,24 @@ impl __p::Shape for JSONRPCErrorError {
 impl __v::Validate for JSONRPCErrorError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorError") else { return };
-        cx.required(o, &["code", "message"], "JSONRPCErrorError");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "JSONRPCErrorError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "JSONRPCErrorError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1735,13 +1780,19 @@ impl __p::Shape for CancelledNotification {
 impl __v::Validate for CancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        cx.required(o, &["method", "params"], "CancelledNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CancelledNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CancelledNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/cancelled"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1853,13 +1904,16 @@ impl __p::Shape for CancelledNotificationParams {
 impl __v::Validate for CancelledNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        cx.required(o, &["requestId"], "CancelledNotificationParams");
-        if let Some(x) = o.get("requestId") {
+        let __f = [o.get("requestId"), o.get("reason")];
+        if __f[0].is_none() {
+            cx.missing("requestId", "CancelledNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("requestId");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("reason") {
+        if let Some(x) = __f[1] {
             cx.push_key("reason");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1970,13 +2024,19 @@ impl __p::Shape for InitializeRequest {
 impl __v::Validate for InitializeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        cx.required(o, &["method", "params"], "InitializeRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "InitializeRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "InitializeRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("initialize"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2096,22 +2156,27 @@ impl __p::Shape for InitializeRequestParams {
 impl __v::Validate for InitializeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "capabilities", "clientInfo"],
-            "InitializeRequestParams",
-        );
-        if let Some(x) = o.get("protocolVersion") {
+        let __f = [o.get("protocolVersion"), o.get("capabilities"), o.get("clientInfo")];
+        if __f[0].is_none() {
+            cx.missing("protocolVersion", "InitializeRequestParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("capabilities", "InitializeRequestParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("clientInfo", "InitializeRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("protocolVersion");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("capabilities") {
+        if let Some(x) = __f[1] {
             cx.push_key("capabilities");
             <ClientCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("clientInfo") {
+        if let Some(x) = __f[2] {
             cx.push_key("clientInfo");
             <Implementation as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2250,33 +2315,44 @@ impl __p::Shape for InitializeResult {
 impl __v::Validate for InitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "capabilities", "serverInfo"],
-            "InitializeResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("protocolVersion"),
+            o.get("capabilities"),
+            o.get("serverInfo"),
+            o.get("instructions"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("protocolVersion", "InitializeResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("capabilities", "InitializeResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("serverInfo", "InitializeResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("protocolVersion") {
+        if let Some(x) = __f[1] {
             cx.push_key("protocolVersion");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("capabilities") {
+        if let Some(x) = __f[2] {
             cx.push_key("capabilities");
             <ServerCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("serverInfo") {
+        if let Some(x) = __f[3] {
             cx.push_key("serverInfo");
             <Implementation as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("instructions") {
+        if let Some(x) = __f[4] {
             cx.push_key("instructions");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2382,13 +2458,16 @@ impl __p::Shape for InitializedNotification {
 impl __v::Validate for InitializedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        cx.required(o, &["method"], "InitializedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "InitializedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/initialized"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2514,23 +2593,28 @@ impl __p::Shape for ClientCapabilities {
 impl __v::Validate for ClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        cx.required(o, &[], "ClientCapabilities");
-        if let Some(x) = o.get("experimental") {
+        let __f = [
+            o.get("experimental"),
+            o.get("roots"),
+            o.get("sampling"),
+            o.get("elicitation"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("roots") {
+        if let Some(x) = __f[1] {
             cx.push_key("roots");
             <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("sampling") {
+        if let Some(x) = __f[2] {
             cx.push_key("sampling");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("elicitation") {
+        if let Some(x) = __f[3] {
             cx.push_key("elicitation");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2622,8 +2706,8 @@ impl __p::Shape for ClientCapabilitiesRoots {
 impl __v::Validate for ClientCapabilitiesRoots {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        cx.required(o, &[], "ClientCapabilitiesRoots");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2770,33 +2854,40 @@ impl __p::Shape for ServerCapabilities {
 impl __v::Validate for ServerCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        cx.required(o, &[], "ServerCapabilities");
-        if let Some(x) = o.get("experimental") {
+        let __f = [
+            o.get("experimental"),
+            o.get("logging"),
+            o.get("completions"),
+            o.get("prompts"),
+            o.get("resources"),
+            o.get("tools"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("logging") {
+        if let Some(x) = __f[1] {
             cx.push_key("logging");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("completions") {
+        if let Some(x) = __f[2] {
             cx.push_key("completions");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
+        if let Some(x) = __f[3] {
             cx.push_key("prompts");
             <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resources") {
+        if let Some(x) = __f[4] {
             cx.push_key("resources");
             <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[5] {
             cx.push_key("tools");
             <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2888,8 +2979,8 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 impl __v::Validate for ServerCapabilitiesPrompts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        cx.required(o, &[], "ServerCapabilitiesPrompts");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2992,13 +3083,13 @@ impl __p::Shape for ServerCapabilitiesResources {
 impl __v::Validate for ServerCapabilitiesResources {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        cx.required(o, &[], "ServerCapabilitiesResources");
-        if let Some(x) = o.get("subscribe") {
+        let __f = [o.get("subscribe"), o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("subscribe");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("listChanged") {
+        if let Some(x) = __f[1] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3090,8 +3181,8 @@ impl __p::Shape for ServerCapabilitiesTools {
 impl __v::Validate for ServerCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTools");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3203,13 +3294,16 @@ impl __p::Shape for BaseMetadata {
 impl __v::Validate for BaseMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
-        cx.required(o, &["name"], "BaseMetadata");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("name", "BaseMetadata");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3326,18 +3420,24 @@ impl __p::Shape for Implementation {
 impl __v::Validate for Implementation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        cx.required(o, &["name", "version"], "Implementation");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("title"), o.get("version")];
+        if __f[0].is_none() {
+            cx.missing("name", "Implementation");
+        }
+        if __f[2].is_none() {
+            cx.missing("version", "Implementation");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("version") {
+        if let Some(x) = __f[2] {
             cx.push_key("version");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3434,13 +3534,16 @@ impl __p::Shape for PingRequest {
 impl __v::Validate for PingRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        cx.required(o, &["method"], "PingRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "PingRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ping"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <RequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3554,13 +3657,19 @@ impl __p::Shape for ProgressNotification {
 impl __v::Validate for ProgressNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        cx.required(o, &["method", "params"], "ProgressNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ProgressNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ProgressNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/progress"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3694,23 +3803,34 @@ impl __p::Shape for ProgressNotificationParams {
 impl __v::Validate for ProgressNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
-        if let Some(x) = o.get("progressToken") {
+        let __f = [
+            o.get("progressToken"),
+            o.get("progress"),
+            o.get("total"),
+            o.get("message"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("progressToken", "ProgressNotificationParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("progress", "ProgressNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("progressToken");
             <ProgressToken as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("progress") {
+        if let Some(x) = __f[1] {
             cx.push_key("progress");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("total") {
+        if let Some(x) = __f[2] {
             cx.push_key("total");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[3] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3813,13 +3933,16 @@ impl __p::Shape for PaginatedRequest {
 impl __v::Validate for PaginatedRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        cx.required(o, &["method"], "PaginatedRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "PaginatedRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3910,8 +4033,8 @@ impl __p::Shape for PaginatedRequestParams {
 impl __v::Validate for PaginatedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        cx.required(o, &[], "PaginatedRequestParams");
-        if let Some(x) = o.get("cursor") {
+        let __f = [o.get("cursor")];
+        if let Some(x) = __f[0] {
             cx.push_key("cursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4010,14 +4133,14 @@ impl __p::Shape for PaginatedResult {
 impl __v::Validate for PaginatedResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        cx.required(o, &[], "PaginatedResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4123,13 +4246,16 @@ impl __p::Shape for ListResourcesRequest {
 impl __v::Validate for ListResourcesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        cx.required(o, &["method"], "ListResourcesRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourcesRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4251,19 +4377,22 @@ impl __p::Shape for ListResourcesResult {
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        cx.required(o, &["resources"], "ListResourcesResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resources")];
+        if __f[2].is_none() {
+            cx.missing("resources", "ListResourcesResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resources") {
+        if let Some(x) = __f[2] {
             cx.push_key("resources");
             <Vec<Resource> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4369,13 +4498,16 @@ impl __p::Shape for ListResourceTemplatesRequest {
 impl __v::Validate for ListResourceTemplatesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        cx.required(o, &["method"], "ListResourceTemplatesRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourceTemplatesRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/templates/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4502,19 +4634,22 @@ impl __p::Shape for ListResourceTemplatesResult {
 impl __v::Validate for ListResourceTemplatesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        cx.required(o, &["resourceTemplates"], "ListResourceTemplatesResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resourceTemplates")];
+        if __f[2].is_none() {
+            cx.missing("resourceTemplates", "ListResourceTemplatesResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resourceTemplates") {
+        if let Some(x) = __f[2] {
             cx.push_key("resourceTemplates");
             <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4628,13 +4763,19 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        cx.required(o, &["method", "params"], "ReadResourceRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ReadResourceRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ReadResourceRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/read"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4734,8 +4875,11 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        cx.required(o, &["uri"], "ReadResourceRequestParams");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ReadResourceRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -4848,14 +4992,17 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        cx.required(o, &["contents"], "ReadResourceResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("contents")];
+        if __f[1].is_none() {
+            cx.missing("contents", "ReadResourceResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("contents") {
+        if let Some(x) = __f[1] {
             cx.push_key("contents");
             <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5057,13 +5204,16 @@ impl __p::Shape for ResourceListChangedNotification {
 impl __v::Validate for ResourceListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        cx.required(o, &["method"], "ResourceListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5172,13 +5322,19 @@ impl __p::Shape for SubscribeRequest {
 impl __v::Validate for SubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        cx.required(o, &["method", "params"], "SubscribeRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "SubscribeRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "SubscribeRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/subscribe"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5278,8 +5434,11 @@ impl __p::Shape for SubscribeRequestParams {
 impl __v::Validate for SubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        cx.required(o, &["uri"], "SubscribeRequestParams");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("uri", "SubscribeRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -5394,13 +5553,19 @@ impl __p::Shape for UnsubscribeRequest {
 impl __v::Validate for UnsubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        cx.required(o, &["method", "params"], "UnsubscribeRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "UnsubscribeRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "UnsubscribeRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5500,8 +5665,11 @@ impl __p::Shape for UnsubscribeRequestParams {
 impl __v::Validate for UnsubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        cx.required(o, &["uri"], "UnsubscribeRequestParams");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("uri", "UnsubscribeRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -5621,13 +5789,19 @@ impl __p::Shape for ResourceUpdatedNotification {
 impl __v::Validate for ResourceUpdatedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        cx.required(o, &["method", "params"], "ResourceUpdatedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceUpdatedNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ResourceUpdatedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5727,8 +5901,11 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 impl __v::Validate for ResourceUpdatedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ResourceUpdatedNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -5907,44 +6084,59 @@ impl __p::Shape for Resource {
 impl __v::Validate for Resource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        cx.required(o, &["name", "uri"], "Resource");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Resource");
+        }
+        if __f[2].is_none() {
+            cx.missing("uri", "Resource");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[2] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[3] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[4] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[5] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("size") {
+        if let Some(x) = __f[6] {
             cx.push_key("size");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[7] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -6117,39 +6309,53 @@ impl __p::Shape for ResourceTemplate {
 impl __v::Validate for ResourceTemplate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("uriTemplate"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceTemplate");
+        }
+        if __f[2].is_none() {
+            cx.missing("uriTemplate", "ResourceTemplate");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("uriTemplate") {
+        if let Some(x) = __f[2] {
             cx.push_key("uriTemplate");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri-template");
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[3] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[4] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[5] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[6] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -6275,19 +6481,22 @@ impl __p::Shape for ResourceContents {
 impl __v::Validate for ResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        cx.required(o, &["uri"], "ResourceContents");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ResourceContents");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -6417,25 +6626,31 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        cx.required(o, &["uri", "text"], "TextResourceContents");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("text")];
+        if __f[0].is_none() {
+            cx.missing("uri", "TextResourceContents");
+        }
+        if __f[3].is_none() {
+            cx.missing("text", "TextResourceContents");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("text") {
+        if let Some(x) = __f[3] {
             cx.push_key("text");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6572,25 +6787,31 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        cx.required(o, &["uri", "blob"], "BlobResourceContents");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("blob")];
+        if __f[0].is_none() {
+            cx.missing("uri", "BlobResourceContents");
+        }
+        if __f[3].is_none() {
+            cx.missing("blob", "BlobResourceContents");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("blob") {
+        if let Some(x) = __f[3] {
             cx.push_key("blob");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "byte");
@@ -6703,13 +6924,16 @@ impl __p::Shape for ListPromptsRequest {
 impl __v::Validate for ListPromptsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        cx.required(o, &["method"], "ListPromptsRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListPromptsRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("prompts/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6828,19 +7052,22 @@ impl __p::Shape for ListPromptsResult {
 impl __v::Validate for ListPromptsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        cx.required(o, &["prompts"], "ListPromptsResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("prompts")];
+        if __f[2].is_none() {
+            cx.missing("prompts", "ListPromptsResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
+        if let Some(x) = __f[2] {
             cx.push_key("prompts");
             <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6949,13 +7176,19 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        cx.required(o, &["method", "params"], "GetPromptRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetPromptRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "GetPromptRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("prompts/get"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7065,13 +7298,16 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        cx.required(o, &["name"], "GetPromptRequestParams");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("arguments")];
+        if __f[0].is_none() {
+            cx.missing("name", "GetPromptRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
+        if let Some(x) = __f[1] {
             cx.push_key("arguments");
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7187,19 +7423,22 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        cx.required(o, &["messages"], "GetPromptResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("description"), o.get("messages")];
+        if __f[2].is_none() {
+            cx.missing("messages", "GetPromptResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[1] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("messages") {
+        if let Some(x) = __f[2] {
             cx.push_key("messages");
             <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7341,28 +7580,37 @@ impl __p::Shape for Prompt {
 impl __v::Validate for Prompt {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        cx.required(o, &["name"], "Prompt");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("description"),
+            o.get("arguments"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Prompt");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
+        if let Some(x) = __f[3] {
             cx.push_key("arguments");
             <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[4] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -7495,23 +7743,31 @@ impl __p::Shape for PromptArgument {
 impl __v::Validate for PromptArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        cx.required(o, &["name"], "PromptArgument");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("description"),
+            o.get("required"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptArgument");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[3] {
             cx.push_key("required");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7711,13 +7967,19 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        cx.required(o, &["role", "content"], "PromptMessage");
-        if let Some(x) = o.get("role") {
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "PromptMessage");
+        }
+        if __f[1].is_none() {
+            cx.missing("content", "PromptMessage");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("role");
             <Role as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <ContentBlock as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7914,50 +8176,69 @@ impl __p::Shape for ResourceLink {
 impl __v::Validate for ResourceLink {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
-        cx.required(o, &["name", "uri", "type"], "ResourceLink");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+            o.get("type"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceLink");
+        }
+        if __f[2].is_none() {
+            cx.missing("uri", "ResourceLink");
+        }
+        if __f[8].is_none() {
+            cx.missing("type", "ResourceLink");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[2] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[3] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[4] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[5] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("size") {
+        if let Some(x) = __f[6] {
             cx.push_key("size");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[7] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[8] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("resource_link"));
             cx.pop();
@@ -8093,23 +8374,34 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        cx.required(o, &["type", "resource"], "EmbeddedResource");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("resource"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "EmbeddedResource");
+        }
+        if __f[1].is_none() {
+            cx.missing("resource", "EmbeddedResource");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("resource"));
             cx.pop();
         }
-        if let Some(x) = o.get("resource") {
+        if let Some(x) = __f[1] {
             cx.push_key("resource");
             <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[2] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[3] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -8310,13 +8602,16 @@ impl __p::Shape for PromptListChangedNotification {
 impl __v::Validate for PromptListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        cx.required(o, &["method"], "PromptListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "PromptListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8417,13 +8712,16 @@ impl __p::Shape for ListToolsRequest {
 impl __v::Validate for ListToolsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        cx.required(o, &["method"], "ListToolsRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListToolsRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tools/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8540,19 +8838,22 @@ impl __p::Shape for ListToolsResult {
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        cx.required(o, &["tools"], "ListToolsResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("tools")];
+        if __f[2].is_none() {
+            cx.missing("tools", "ListToolsResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[2] {
             cx.push_key("tools");
             <Vec<Tool> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8693,24 +8994,32 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        cx.required(o, &["content"], "CallToolResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("content"),
+            o.get("structuredContent"),
+            o.get("isError"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("content", "CallToolResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
+        if let Some(x) = __f[2] {
             cx.push_key("structuredContent");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("isError") {
+        if let Some(x) = __f[3] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8819,13 +9128,19 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        cx.required(o, &["method", "params"], "CallToolRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CallToolRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CallToolRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tools/call"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8933,13 +9248,16 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        cx.required(o, &["name"], "CallToolRequestParams");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("arguments")];
+        if __f[0].is_none() {
+            cx.missing("name", "CallToolRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
+        if let Some(x) = __f[1] {
             cx.push_key("arguments");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9045,13 +9363,16 @@ impl __p::Shape for ToolListChangedNotification {
 impl __v::Validate for ToolListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        cx.required(o, &["method"], "ToolListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ToolListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9206,28 +9527,34 @@ impl __p::Shape for ToolAnnotations {
 impl __v::Validate for ToolAnnotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        cx.required(o, &[], "ToolAnnotations");
-        if let Some(x) = o.get("title") {
+        let __f = [
+            o.get("title"),
+            o.get("readOnlyHint"),
+            o.get("destructiveHint"),
+            o.get("idempotentHint"),
+            o.get("openWorldHint"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("readOnlyHint") {
+        if let Some(x) = __f[1] {
             cx.push_key("readOnlyHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("destructiveHint") {
+        if let Some(x) = __f[2] {
             cx.push_key("destructiveHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("idempotentHint") {
+        if let Some(x) = __f[3] {
             cx.push_key("idempotentHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("openWorldHint") {
+        if let Some(x) = __f[4] {
             cx.push_key("openWorldHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9396,38 +9723,52 @@ impl __p::Shape for Tool {
 impl __v::Validate for Tool {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        cx.required(o, &["name", "inputSchema"], "Tool");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("description"),
+            o.get("inputSchema"),
+            o.get("outputSchema"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Tool");
+        }
+        if __f[3].is_none() {
+            cx.missing("inputSchema", "Tool");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("inputSchema") {
+        if let Some(x) = __f[3] {
             cx.push_key("inputSchema");
             <ToolInputSchema as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("outputSchema") {
+        if let Some(x) = __f[4] {
             cx.push_key("outputSchema");
             <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[5] {
             cx.push_key("annotations");
             <ToolAnnotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[6] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -9541,18 +9882,21 @@ impl __p::Shape for ToolInputSchema {
 impl __v::Validate for ToolInputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        cx.required(o, &["type"], "ToolInputSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("properties"), o.get("required")];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolInputSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("object"));
             cx.pop();
         }
-        if let Some(x) = o.get("properties") {
+        if let Some(x) = __f[1] {
             cx.push_key("properties");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[2] {
             cx.push_key("required");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9659,18 +10003,21 @@ impl __p::Shape for ToolOutputSchema {
 impl __v::Validate for ToolOutputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
-        cx.required(o, &["type"], "ToolOutputSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("properties"), o.get("required")];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolOutputSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("object"));
             cx.pop();
         }
-        if let Some(x) = o.get("properties") {
+        if let Some(x) = __f[1] {
             cx.push_key("properties");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[2] {
             cx.push_key("required");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9779,13 +10126,19 @@ impl __p::Shape for SetLevelRequest {
 impl __v::Validate for SetLevelRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        cx.required(o, &["method", "params"], "SetLevelRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "SetLevelRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "SetLevelRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("logging/setLevel"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9883,8 +10236,11 @@ impl __p::Shape for SetLevelRequestParams {
 impl __v::Validate for SetLevelRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        cx.required(o, &["level"], "SetLevelRequestParams");
-        if let Some(x) = o.get("level") {
+        let __f = [o.get("level")];
+        if __f[0].is_none() {
+            cx.missing("level", "SetLevelRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("level");
             <LoggingLevel as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10003,13 +10359,19 @@ impl __p::Shape for LoggingMessageNotification {
 impl __v::Validate for LoggingMessageNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        cx.required(o, &["method", "params"], "LoggingMessageNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "LoggingMessageNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "LoggingMessageNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/message"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10127,18 +10489,24 @@ impl __p::Shape for LoggingMessageNotificationParams {
 impl __v::Validate for LoggingMessageNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
-        if let Some(x) = o.get("level") {
+        let __f = [o.get("level"), o.get("logger"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("level", "LoggingMessageNotificationParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("data", "LoggingMessageNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("level");
             <LoggingLevel as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("logger") {
+        if let Some(x) = __f[1] {
             cx.push_key("logger");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10379,13 +10747,19 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        cx.required(o, &["method", "params"], "CreateMessageRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CreateMessageRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CreateMessageRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("sampling/createMessage"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10674,23 +11048,38 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
-        if let Some(x) = o.get("messages") {
+        let __f = [
+            o.get("messages"),
+            o.get("modelPreferences"),
+            o.get("systemPrompt"),
+            o.get("includeContext"),
+            o.get("temperature"),
+            o.get("maxTokens"),
+            o.get("stopSequences"),
+            o.get("metadata"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("messages", "CreateMessageRequestParams");
+        }
+        if __f[5].is_none() {
+            cx.missing("maxTokens", "CreateMessageRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("messages");
             <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("modelPreferences") {
+        if let Some(x) = __f[1] {
             cx.push_key("modelPreferences");
             <ModelPreferences as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("systemPrompt") {
+        if let Some(x) = __f[2] {
             cx.push_key("systemPrompt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("includeContext") {
+        if let Some(x) = __f[3] {
             cx.push_key("includeContext");
             <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
                 x,
@@ -10698,22 +11087,22 @@ impl __v::Validate for CreateMessageRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("temperature") {
+        if let Some(x) = __f[4] {
             cx.push_key("temperature");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxTokens") {
+        if let Some(x) = __f[5] {
             cx.push_key("maxTokens");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("stopSequences") {
+        if let Some(x) = __f[6] {
             cx.push_key("stopSequences");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("metadata") {
+        if let Some(x) = __f[7] {
             cx.push_key("metadata");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10856,29 +11245,44 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        cx.required(o, &["role", "content", "model"], "CreateMessageResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("role"),
+            o.get("content"),
+            o.get("model"),
+            o.get("stopReason"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("role", "CreateMessageResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("content", "CreateMessageResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("model", "CreateMessageResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("role") {
+        if let Some(x) = __f[1] {
             cx.push_key("role");
             <Role as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[2] {
             cx.push_key("content");
             <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("model") {
+        if let Some(x) = __f[3] {
             cx.push_key("model");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("stopReason") {
+        if let Some(x) = __f[4] {
             cx.push_key("stopReason");
             <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11075,13 +11479,19 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        cx.required(o, &["role", "content"], "SamplingMessage");
-        if let Some(x) = o.get("role") {
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "SamplingMessage");
+        }
+        if __f[1].is_none() {
+            cx.missing("content", "SamplingMessage");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("role");
             <Role as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11378,20 +11788,20 @@ impl __p::Shape for Annotations {
 impl __v::Validate for Annotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        cx.required(o, &[], "Annotations");
-        if let Some(x) = o.get("audience") {
+        let __f = [o.get("audience"), o.get("priority"), o.get("lastModified")];
+        if let Some(x) = __f[0] {
             cx.push_key("audience");
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("priority") {
+        if let Some(x) = __f[1] {
             cx.push_key("priority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
             cx.pop();
         }
-        if let Some(x) = o.get("lastModified") {
+        if let Some(x) = __f[2] {
             cx.push_key("lastModified");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11710,23 +12120,29 @@ impl __p::Shape for TextContent {
 impl __v::Validate for TextContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        cx.required(o, &["type", "text"], "TextContent");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("text"), o.get("annotations"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("type", "TextContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("text", "TextContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("text"));
             cx.pop();
         }
-        if let Some(x) = o.get("text") {
+        if let Some(x) = __f[1] {
             cx.push_key("text");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[2] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[3] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -11866,29 +12282,44 @@ impl __p::Shape for ImageContent {
 impl __v::Validate for ImageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "ImageContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ImageContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("data", "ImageContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("mimeType", "ImageContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("image"));
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[1] {
             cx.push_key("data");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "byte");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[2] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[3] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[4] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -12028,29 +12459,44 @@ impl __p::Shape for AudioContent {
 impl __v::Validate for AudioContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "AudioContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "AudioContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("data", "AudioContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("mimeType", "AudioContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("audio"));
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[1] {
             cx.push_key("data");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "byte");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[2] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[3] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[4] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -12214,27 +12660,32 @@ impl __p::Shape for ModelPreferences {
 impl __v::Validate for ModelPreferences {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        cx.required(o, &[], "ModelPreferences");
-        if let Some(x) = o.get("hints") {
+        let __f = [
+            o.get("hints"),
+            o.get("costPriority"),
+            o.get("speedPriority"),
+            o.get("intelligencePriority"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("hints");
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("costPriority") {
+        if let Some(x) = __f[1] {
             cx.push_key("costPriority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
             cx.pop();
         }
-        if let Some(x) = o.get("speedPriority") {
+        if let Some(x) = __f[2] {
             cx.push_key("speedPriority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
             cx.pop();
         }
-        if let Some(x) = o.get("intelligencePriority") {
+        if let Some(x) = __f[3] {
             cx.push_key("intelligencePriority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
@@ -12332,8 +12783,8 @@ impl __p::Shape for ModelHint {
 impl __v::Validate for ModelHint {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        cx.required(o, &[], "ModelHint");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name")];
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -12442,13 +12893,19 @@ impl __p::Shape for CompleteRequest {
 impl __v::Validate for CompleteRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        cx.required(o, &["method", "params"], "CompleteRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CompleteRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CompleteRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("completion/complete"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -12717,13 +13174,19 @@ impl __p::Shape for CompleteRequestParamsArgument {
 impl __v::Validate for CompleteRequestParamsArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("value")];
+        if __f[0].is_none() {
+            cx.missing("name", "CompleteRequestParamsArgument");
+        }
+        if __f[1].is_none() {
+            cx.missing("value", "CompleteRequestParamsArgument");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("value") {
+        if let Some(x) = __f[1] {
             cx.push_key("value");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -12813,8 +13276,8 @@ impl __p::Shape for CompleteRequestParamsContext {
 impl __v::Validate for CompleteRequestParamsContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
-        cx.required(o, &[], "CompleteRequestParamsContext");
-        if let Some(x) = o.get("arguments") {
+        let __f = [o.get("arguments")];
+        if let Some(x) = __f[0] {
             cx.push_key("arguments");
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -12940,18 +13403,24 @@ impl __p::Shape for CompleteRequestParams {
 impl __v::Validate for CompleteRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        cx.required(o, &["ref", "argument"], "CompleteRequestParams");
-        if let Some(x) = o.get("ref") {
+        let __f = [o.get("ref"), o.get("argument"), o.get("context")];
+        if __f[0].is_none() {
+            cx.missing("ref", "CompleteRequestParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("argument", "CompleteRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("ref");
             <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("argument") {
+        if let Some(x) = __f[1] {
             cx.push_key("argument");
             <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("context") {
+        if let Some(x) = __f[2] {
             cx.push_key("context");
             <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13058,14 +13527,17 @@ impl __p::Shape for CompleteResult {
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        cx.required(o, &["completion"], "CompleteResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("completion")];
+        if __f[1].is_none() {
+            cx.missing("completion", "CompleteResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("completion") {
+        if let Some(x) = __f[1] {
             cx.push_key("completion");
             <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13185,18 +13657,21 @@ impl __p::Shape for CompleteResultCompletion {
 impl __v::Validate for CompleteResultCompletion {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        cx.required(o, &["values"], "CompleteResultCompletion");
-        if let Some(x) = o.get("values") {
+        let __f = [o.get("values"), o.get("total"), o.get("hasMore")];
+        if __f[0].is_none() {
+            cx.missing("values", "CompleteResultCompletion");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("values");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("total") {
+        if let Some(x) = __f[1] {
             cx.push_key("total");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("hasMore") {
+        if let Some(x) = __f[2] {
             cx.push_key("hasMore");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13313,13 +13788,19 @@ impl __p::Shape for ResourceTemplateReference {
 impl __v::Validate for ResourceTemplateReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
-        cx.required(o, &["type", "uri"], "ResourceTemplateReference");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("type", "ResourceTemplateReference");
+        }
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceTemplateReference");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("ref/resource"));
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri-template");
@@ -13447,18 +13928,24 @@ impl __p::Shape for PromptReference {
 impl __v::Validate for PromptReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        cx.required(o, &["name", "type"], "PromptReference");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("title"), o.get("type")];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptReference");
+        }
+        if __f[2].is_none() {
+            cx.missing("type", "PromptReference");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[2] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("ref/prompt"));
             cx.pop();
@@ -13565,13 +14052,16 @@ impl __p::Shape for ListRootsRequest {
 impl __v::Validate for ListRootsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        cx.required(o, &["method"], "ListRootsRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListRootsRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("roots/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <RequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13677,14 +14167,17 @@ impl __p::Shape for ListRootsResult {
 impl __v::Validate for ListRootsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        cx.required(o, &["roots"], "ListRootsResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("roots")];
+        if __f[1].is_none() {
+            cx.missing("roots", "ListRootsResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("roots") {
+        if let Some(x) = __f[1] {
             cx.push_key("roots");
             <Vec<Root> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13805,19 +14298,22 @@ impl __p::Shape for Root {
 impl __v::Validate for Root {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        cx.required(o, &["uri"], "Root");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("name"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "Root");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("name") {
+        if let Some(x) = __f[1] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -13926,13 +14422,16 @@ impl __p::Shape for RootsListChangedNotification {
 impl __v::Validate for RootsListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        cx.required(o, &["method"], "RootsListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "RootsListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14041,13 +14540,19 @@ impl __p::Shape for ElicitRequest {
 impl __v::Validate for ElicitRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
-        cx.required(o, &["method", "params"], "ElicitRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ElicitRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ElicitRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("elicitation/create"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14171,13 +14676,19 @@ impl __p::Shape for ElicitRequestParamsRequestedSchema {
 impl __v::Validate for ElicitRequestParamsRequestedSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestParamsRequestedSchema") else { return };
-        cx.required(o, &["type", "properties"], "ElicitRequestParamsRequestedSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("properties"), o.get("required")];
+        if __f[0].is_none() {
+            cx.missing("type", "ElicitRequestParamsRequestedSchema");
+        }
+        if __f[1].is_none() {
+            cx.missing("properties", "ElicitRequestParamsRequestedSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("object"));
             cx.pop();
         }
-        if let Some(x) = o.get("properties") {
+        if let Some(x) = __f[1] {
             cx.push_key("properties");
             <BTreeMap<
                 String,
@@ -14185,7 +14696,7 @@ impl __v::Validate for ElicitRequestParamsRequestedSchema {
             > as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[2] {
             cx.push_key("required");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14302,13 +14813,19 @@ impl __p::Shape for ElicitRequestParams {
 impl __v::Validate for ElicitRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestParams") else { return };
-        cx.required(o, &["message", "requestedSchema"], "ElicitRequestParams");
-        if let Some(x) = o.get("message") {
+        let __f = [o.get("message"), o.get("requestedSchema")];
+        if __f[0].is_none() {
+            cx.missing("message", "ElicitRequestParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("requestedSchema", "ElicitRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requestedSchema") {
+        if let Some(x) = __f[1] {
             cx.push_key("requestedSchema");
             <ElicitRequestParamsRequestedSchema as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14552,33 +15069,43 @@ impl __p::Shape for StringSchema {
 impl __v::Validate for StringSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "StringSchema") else { return };
-        cx.required(o, &["type"], "StringSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minLength"),
+            o.get("maxLength"),
+            o.get("format"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "StringSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minLength") {
+        if let Some(x) = __f[3] {
             cx.push_key("minLength");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxLength") {
+        if let Some(x) = __f[4] {
             cx.push_key("maxLength");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("format") {
+        if let Some(x) = __f[5] {
             cx.push_key("format");
             <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14819,28 +15346,37 @@ impl __p::Shape for NumberSchema {
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
-        cx.required(o, &["type"], "NumberSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minimum"),
+            o.get("maximum"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "NumberSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             <NumberSchemaType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minimum") {
+        if let Some(x) = __f[3] {
             cx.push_key("minimum");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maximum") {
+        if let Some(x) = __f[4] {
             cx.push_key("maximum");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15050,23 +15586,31 @@ impl __p::Shape for BooleanSchema {
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
-        cx.required(o, &["type"], "BooleanSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "BooleanSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("boolean"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[3] {
             cx.push_key("default");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15200,28 +15744,40 @@ impl __p::Shape for EnumSchema {
 impl __v::Validate for EnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EnumSchema") else { return };
-        cx.required(o, &["type", "enum"], "EnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("enum"),
+            o.get("enumNames"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "EnumSchema");
+        }
+        if __f[3].is_none() {
+            cx.missing("enum", "EnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("enum") {
+        if let Some(x) = __f[3] {
             cx.push_key("enum");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("enumNames") {
+        if let Some(x) = __f[4] {
             cx.push_key("enumNames");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15344,19 +15900,22 @@ impl __p::Shape for ElicitResult {
 impl __v::Validate for ElicitResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
-        cx.required(o, &["action"], "ElicitResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("action"), o.get("content")];
+        if __f[1].is_none() {
+            cx.missing("action", "ElicitResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("action") {
+        if let Some(x) = __f[1] {
             cx.push_key("action");
             <ElicitResultAction as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[2] {
             cx.push_key("content");
             <BTreeMap<
                 String,

@@ -342,14 +342,14 @@ impl __p::Shape for TaskAugmentedRequestParams {
 impl __v::Validate for TaskAugmentedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskAugmentedRequestParams") else { return };
-        cx.required(o, &[], "TaskAugmentedRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("task")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("task") {
+        if let Some(x) = __f[1] {
             cx.push_key("task");
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -436,8 +436,8 @@ impl __p::Shape for RequestParams {
 impl __v::Validate for RequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        cx.required(o, &[], "RequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
@@ -527,8 +527,8 @@ impl __p::Shape for RequestParamsMeta {
 impl __v::Validate for RequestParamsMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        cx.required(o, &[], "RequestParamsMeta");
-        if let Some(x) = o.get("progressToken") {
+        let __f = [o.get("progressToken")];
+        if let Some(x) = __f[0] {
             cx.push_key("progressToken");
             <ProgressToken as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -631,13 +631,16 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        cx.required(o, &["method"], "Request");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Request");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -727,8 +730,8 @@ impl __p::Shape for NotificationParams {
 impl __v::Validate for NotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        cx.required(o, &[], "NotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -832,13 +835,16 @@ impl __p::Shape for Notification {
 impl __v::Validate for Notification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        cx.required(o, &["method"], "Notification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Notification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -922,8 +928,8 @@ impl __p::Shape for Result {
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        cx.required(o, &[], "Result");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -1036,18 +1042,24 @@ impl __p::Shape for Error {
 impl __v::Validate for Error {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        cx.required(o, &["code", "message"], "Error");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "Error");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "Error");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1300,23 +1312,32 @@ impl __p::Shape for JSONRPCRequest {
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "JSONRPCRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1441,18 +1462,24 @@ impl __p::Shape for JSONRPCNotification {
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -1575,18 +1602,27 @@ impl __p::Shape for JSONRPCResultResponse {
 impl __v::Validate for JSONRPCResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "JSONRPCResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "JSONRPCResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <Result as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1712,18 +1748,24 @@ impl __p::Shape for JSONRPCErrorResponse {
 impl __v::Validate for JSONRPCErrorResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
-        cx.required(o, &["jsonrpc", "error"], "JSONRPCErrorResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCErrorResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("error", "JSONRPCErrorResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("error") {
+        if let Some(x) = __f[2] {
             cx.push_key("error");
             <Error as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1956,18 +1998,24 @@ impl __p::Shape for URLElicitationRequiredError {
 impl __v::Validate for URLElicitationRequiredError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "URLElicitationRequiredError") else { return };
-        cx.required(o, &["jsonrpc", "error"], "URLElicitationRequiredError");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "URLElicitationRequiredError");
+        }
+        if __f[2].is_none() {
+            cx.missing("error", "URLElicitationRequiredError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("error") {
+        if let Some(x) = __f[2] {
             cx.push_key("error");
             <URLElicitationRequiredErrorError as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2071,8 +2119,11 @@ impl __v::Validate for URLElicitationRequiredErrorErrorData {
         let Some(o) = cx.object(v, "URLElicitationRequiredErrorErrorData") else {
             return
         };
-        cx.required(o, &["elicitations"], "URLElicitationRequiredErrorErrorData");
-        if let Some(x) = o.get("elicitations") {
+        let __f = [o.get("elicitations")];
+        if __f[0].is_none() {
+            cx.missing("elicitations", "URLElicitationRequiredErrorErrorData");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("elicitations");
             <Vec<ElicitRequestURLParams> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2198,18 +2249,27 @@ impl __p::Shape for URLElicitationRequiredErrorError {
 impl __v::Validate for URLElicitationRequiredErrorError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "URLElicitationRequiredErrorError") else { return };
-        cx.required(o, &["code", "message", "data"], "URLElicitationRequiredErrorError");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "URLElicitationRequiredErrorError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "URLElicitationRequiredErrorError");
+        }
+        if __f[2].is_none() {
+            cx.missing("data", "URLElicitationRequiredErrorError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32042i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <URLElicitationRequiredErrorErrorData as __v::Validate>::validate_json(
                 x,
@@ -2328,19 +2388,19 @@ impl __p::Shape for CancelledNotificationParams {
 impl __v::Validate for CancelledNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        cx.required(o, &[], "CancelledNotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("requestId"), o.get("reason")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("requestId") {
+        if let Some(x) = __f[1] {
             cx.push_key("requestId");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("reason") {
+        if let Some(x) = __f[2] {
             cx.push_key("reason");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2479,18 +2539,27 @@ impl __p::Shape for CancelledNotification {
 impl __v::Validate for CancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "CancelledNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "CancelledNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CancelledNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CancelledNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/cancelled"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -2620,28 +2689,38 @@ impl __p::Shape for InitializeRequestParams {
 impl __v::Validate for InitializeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "capabilities", "clientInfo"],
-            "InitializeRequestParams",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("protocolVersion"),
+            o.get("capabilities"),
+            o.get("clientInfo"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("protocolVersion", "InitializeRequestParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("capabilities", "InitializeRequestParams");
+        }
+        if __f[3].is_none() {
+            cx.missing("clientInfo", "InitializeRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("protocolVersion") {
+        if let Some(x) = __f[1] {
             cx.push_key("protocolVersion");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("capabilities") {
+        if let Some(x) = __f[2] {
             cx.push_key("capabilities");
             <ClientCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("clientInfo") {
+        if let Some(x) = __f[3] {
             cx.push_key("clientInfo");
             <Implementation as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2778,23 +2857,35 @@ impl __p::Shape for InitializeRequest {
 impl __v::Validate for InitializeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "InitializeRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "InitializeRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "InitializeRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "InitializeRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "InitializeRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("initialize"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2933,33 +3024,44 @@ impl __p::Shape for InitializeResult {
 impl __v::Validate for InitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "capabilities", "serverInfo"],
-            "InitializeResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("protocolVersion"),
+            o.get("capabilities"),
+            o.get("serverInfo"),
+            o.get("instructions"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("protocolVersion", "InitializeResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("capabilities", "InitializeResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("serverInfo", "InitializeResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("protocolVersion") {
+        if let Some(x) = __f[1] {
             cx.push_key("protocolVersion");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("capabilities") {
+        if let Some(x) = __f[2] {
             cx.push_key("capabilities");
             <ServerCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("serverInfo") {
+        if let Some(x) = __f[3] {
             cx.push_key("serverInfo");
             <Implementation as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("instructions") {
+        if let Some(x) = __f[4] {
             cx.push_key("instructions");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3082,18 +3184,24 @@ impl __p::Shape for InitializedNotification {
 impl __v::Validate for InitializedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "InitializedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "InitializedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "InitializedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/initialized"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -3234,28 +3342,34 @@ impl __p::Shape for ClientCapabilities {
 impl __v::Validate for ClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        cx.required(o, &[], "ClientCapabilities");
-        if let Some(x) = o.get("experimental") {
+        let __f = [
+            o.get("experimental"),
+            o.get("roots"),
+            o.get("sampling"),
+            o.get("elicitation"),
+            o.get("tasks"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("roots") {
+        if let Some(x) = __f[1] {
             cx.push_key("roots");
             <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("sampling") {
+        if let Some(x) = __f[2] {
             cx.push_key("sampling");
             <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("elicitation") {
+        if let Some(x) = __f[3] {
             cx.push_key("elicitation");
             <ClientCapabilitiesElicitation as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tasks") {
+        if let Some(x) = __f[4] {
             cx.push_key("tasks");
             <ClientCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3347,8 +3461,8 @@ impl __p::Shape for ClientCapabilitiesRoots {
 impl __v::Validate for ClientCapabilitiesRoots {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        cx.required(o, &[], "ClientCapabilitiesRoots");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3450,13 +3564,13 @@ impl __p::Shape for ClientCapabilitiesSampling {
 impl __v::Validate for ClientCapabilitiesSampling {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
-        cx.required(o, &[], "ClientCapabilitiesSampling");
-        if let Some(x) = o.get("context") {
+        let __f = [o.get("context"), o.get("tools")];
+        if let Some(x) = __f[0] {
             cx.push_key("context");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[1] {
             cx.push_key("tools");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3555,13 +3669,13 @@ impl __p::Shape for ClientCapabilitiesElicitation {
 impl __v::Validate for ClientCapabilitiesElicitation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
-        cx.required(o, &[], "ClientCapabilitiesElicitation");
-        if let Some(x) = o.get("form") {
+        let __f = [o.get("form"), o.get("url")];
+        if let Some(x) = __f[0] {
             cx.push_key("form");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("url") {
+        if let Some(x) = __f[1] {
             cx.push_key("url");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3655,8 +3769,8 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsSampling {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsSampling") else {
             return
         };
-        cx.required(o, &[], "ClientCapabilitiesTasksRequestsSampling");
-        if let Some(x) = o.get("createMessage") {
+        let __f = [o.get("createMessage")];
+        if let Some(x) = __f[0] {
             cx.push_key("createMessage");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3748,8 +3862,8 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsElicitation {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsElicitation") else {
             return
         };
-        cx.required(o, &[], "ClientCapabilitiesTasksRequestsElicitation");
-        if let Some(x) = o.get("create") {
+        let __f = [o.get("create")];
+        if let Some(x) = __f[0] {
             cx.push_key("create");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3860,8 +3974,8 @@ impl __p::Shape for ClientCapabilitiesTasksRequests {
 impl __v::Validate for ClientCapabilitiesTasksRequests {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequests") else { return };
-        cx.required(o, &[], "ClientCapabilitiesTasksRequests");
-        if let Some(x) = o.get("sampling") {
+        let __f = [o.get("sampling"), o.get("elicitation")];
+        if let Some(x) = __f[0] {
             cx.push_key("sampling");
             <ClientCapabilitiesTasksRequestsSampling as __v::Validate>::validate_json(
                 x,
@@ -3869,7 +3983,7 @@ impl __v::Validate for ClientCapabilitiesTasksRequests {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("elicitation") {
+        if let Some(x) = __f[1] {
             cx.push_key("elicitation");
             <ClientCapabilitiesTasksRequestsElicitation as __v::Validate>::validate_json(
                 x,
@@ -3985,18 +4099,18 @@ impl __p::Shape for ClientCapabilitiesTasks {
 impl __v::Validate for ClientCapabilitiesTasks {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasks") else { return };
-        cx.required(o, &[], "ClientCapabilitiesTasks");
-        if let Some(x) = o.get("list") {
+        let __f = [o.get("list"), o.get("cancel"), o.get("requests")];
+        if let Some(x) = __f[0] {
             cx.push_key("list");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("cancel") {
+        if let Some(x) = __f[1] {
             cx.push_key("cancel");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requests") {
+        if let Some(x) = __f[2] {
             cx.push_key("requests");
             <ClientCapabilitiesTasksRequests as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4152,38 +4266,46 @@ impl __p::Shape for ServerCapabilities {
 impl __v::Validate for ServerCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        cx.required(o, &[], "ServerCapabilities");
-        if let Some(x) = o.get("experimental") {
+        let __f = [
+            o.get("experimental"),
+            o.get("logging"),
+            o.get("completions"),
+            o.get("prompts"),
+            o.get("resources"),
+            o.get("tools"),
+            o.get("tasks"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("logging") {
+        if let Some(x) = __f[1] {
             cx.push_key("logging");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("completions") {
+        if let Some(x) = __f[2] {
             cx.push_key("completions");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
+        if let Some(x) = __f[3] {
             cx.push_key("prompts");
             <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resources") {
+        if let Some(x) = __f[4] {
             cx.push_key("resources");
             <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[5] {
             cx.push_key("tools");
             <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tasks") {
+        if let Some(x) = __f[6] {
             cx.push_key("tasks");
             <ServerCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4275,8 +4397,8 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 impl __v::Validate for ServerCapabilitiesPrompts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        cx.required(o, &[], "ServerCapabilitiesPrompts");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4379,13 +4501,13 @@ impl __p::Shape for ServerCapabilitiesResources {
 impl __v::Validate for ServerCapabilitiesResources {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        cx.required(o, &[], "ServerCapabilitiesResources");
-        if let Some(x) = o.get("subscribe") {
+        let __f = [o.get("subscribe"), o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("subscribe");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("listChanged") {
+        if let Some(x) = __f[1] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4477,8 +4599,8 @@ impl __p::Shape for ServerCapabilitiesTools {
 impl __v::Validate for ServerCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTools");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4570,8 +4692,8 @@ impl __v::Validate for ServerCapabilitiesTasksRequestsTools {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequestsTools") else {
             return
         };
-        cx.required(o, &[], "ServerCapabilitiesTasksRequestsTools");
-        if let Some(x) = o.get("call") {
+        let __f = [o.get("call")];
+        if let Some(x) = __f[0] {
             cx.push_key("call");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4667,8 +4789,8 @@ impl __p::Shape for ServerCapabilitiesTasksRequests {
 impl __v::Validate for ServerCapabilitiesTasksRequests {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequests") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTasksRequests");
-        if let Some(x) = o.get("tools") {
+        let __f = [o.get("tools")];
+        if let Some(x) = __f[0] {
             cx.push_key("tools");
             <ServerCapabilitiesTasksRequestsTools as __v::Validate>::validate_json(
                 x,
@@ -4784,18 +4906,18 @@ impl __p::Shape for ServerCapabilitiesTasks {
 impl __v::Validate for ServerCapabilitiesTasks {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasks") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTasks");
-        if let Some(x) = o.get("list") {
+        let __f = [o.get("list"), o.get("cancel"), o.get("requests")];
+        if let Some(x) = __f[0] {
             cx.push_key("list");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("cancel") {
+        if let Some(x) = __f[1] {
             cx.push_key("cancel");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requests") {
+        if let Some(x) = __f[2] {
             cx.push_key("requests");
             <ServerCapabilitiesTasksRequests as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4937,24 +5059,27 @@ impl __p::Shape for Icon {
 impl __v::Validate for Icon {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icon") else { return };
-        cx.required(o, &["src"], "Icon");
-        if let Some(x) = o.get("src") {
+        let __f = [o.get("src"), o.get("mimeType"), o.get("sizes"), o.get("theme")];
+        if __f[0].is_none() {
+            cx.missing("src", "Icon");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("src");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("sizes") {
+        if let Some(x) = __f[2] {
             cx.push_key("sizes");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("theme") {
+        if let Some(x) = __f[3] {
             cx.push_key("theme");
             <IconTheme as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5148,8 +5273,8 @@ impl __p::Shape for Icons {
 impl __v::Validate for Icons {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icons") else { return };
-        cx.required(o, &[], "Icons");
-        if let Some(x) = o.get("icons") {
+        let __f = [o.get("icons")];
+        if let Some(x) = __f[0] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5261,13 +5386,16 @@ impl __p::Shape for BaseMetadata {
 impl __v::Validate for BaseMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
-        cx.required(o, &["name"], "BaseMetadata");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("name", "BaseMetadata");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5432,33 +5560,46 @@ impl __p::Shape for Implementation {
 impl __v::Validate for Implementation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        cx.required(o, &["name", "version"], "Implementation");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("version"),
+            o.get("description"),
+            o.get("websiteUrl"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Implementation");
+        }
+        if __f[3].is_none() {
+            cx.missing("version", "Implementation");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("version") {
+        if let Some(x) = __f[3] {
             cx.push_key("version");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[4] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("websiteUrl") {
+        if let Some(x) = __f[5] {
             cx.push_key("websiteUrl");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -5596,23 +5737,32 @@ impl __p::Shape for PingRequest {
 impl __v::Validate for PingRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "PingRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "PingRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PingRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "PingRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("ping"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <RequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5756,29 +5906,41 @@ impl __p::Shape for ProgressNotificationParams {
 impl __v::Validate for ProgressNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("progressToken"),
+            o.get("progress"),
+            o.get("total"),
+            o.get("message"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("progressToken", "ProgressNotificationParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("progress", "ProgressNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("progressToken") {
+        if let Some(x) = __f[1] {
             cx.push_key("progressToken");
             <ProgressToken as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("progress") {
+        if let Some(x) = __f[2] {
             cx.push_key("progress");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("total") {
+        if let Some(x) = __f[3] {
             cx.push_key("total");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[4] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5909,18 +6071,27 @@ impl __p::Shape for ProgressNotification {
 impl __v::Validate for ProgressNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "ProgressNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ProgressNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ProgressNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ProgressNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/progress"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -6024,14 +6195,14 @@ impl __p::Shape for PaginatedRequestParams {
 impl __v::Validate for PaginatedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        cx.required(o, &[], "PaginatedRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("cursor")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("cursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("cursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6158,23 +6329,32 @@ impl __p::Shape for PaginatedRequest {
 impl __v::Validate for PaginatedRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "PaginatedRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "PaginatedRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PaginatedRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "PaginatedRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6273,14 +6453,14 @@ impl __p::Shape for PaginatedResult {
 impl __v::Validate for PaginatedResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        cx.required(o, &[], "PaginatedResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6422,23 +6602,32 @@ impl __p::Shape for ListResourcesRequest {
 impl __v::Validate for ListResourcesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListResourcesRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourcesRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListResourcesRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListResourcesRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6560,19 +6749,22 @@ impl __p::Shape for ListResourcesResult {
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        cx.required(o, &["resources"], "ListResourcesResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resources")];
+        if __f[2].is_none() {
+            cx.missing("resources", "ListResourcesResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resources") {
+        if let Some(x) = __f[2] {
             cx.push_key("resources");
             <Vec<Resource> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6714,23 +6906,32 @@ impl __p::Shape for ListResourceTemplatesRequest {
 impl __v::Validate for ListResourceTemplatesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListResourceTemplatesRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourceTemplatesRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListResourceTemplatesRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListResourceTemplatesRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/templates/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6857,19 +7058,22 @@ impl __p::Shape for ListResourceTemplatesResult {
 impl __v::Validate for ListResourceTemplatesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        cx.required(o, &["resourceTemplates"], "ListResourceTemplatesResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resourceTemplates")];
+        if __f[2].is_none() {
+            cx.missing("resourceTemplates", "ListResourceTemplatesResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resourceTemplates") {
+        if let Some(x) = __f[2] {
             cx.push_key("resourceTemplates");
             <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6983,14 +7187,17 @@ impl __p::Shape for ResourceRequestParams {
 impl __v::Validate for ResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
-        cx.required(o, &["uri"], "ResourceRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -7103,14 +7310,17 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        cx.required(o, &["uri"], "ReadResourceRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "ReadResourceRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -7251,23 +7461,35 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ReadResourceRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ReadResourceRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ReadResourceRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ReadResourceRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ReadResourceRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/read"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7379,14 +7601,17 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        cx.required(o, &["contents"], "ReadResourceResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("contents")];
+        if __f[1].is_none() {
+            cx.missing("contents", "ReadResourceResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("contents") {
+        if let Some(x) = __f[1] {
             cx.push_key("contents");
             <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7605,18 +7830,24 @@ impl __p::Shape for ResourceListChangedNotification {
 impl __v::Validate for ResourceListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "ResourceListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceListChangedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ResourceListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -7728,14 +7959,17 @@ impl __p::Shape for SubscribeRequestParams {
 impl __v::Validate for SubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        cx.required(o, &["uri"], "SubscribeRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "SubscribeRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -7871,23 +8105,35 @@ impl __p::Shape for SubscribeRequest {
 impl __v::Validate for SubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "SubscribeRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "SubscribeRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "SubscribeRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "SubscribeRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "SubscribeRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/subscribe"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7999,14 +8245,17 @@ impl __p::Shape for UnsubscribeRequestParams {
 impl __v::Validate for UnsubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        cx.required(o, &["uri"], "UnsubscribeRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "UnsubscribeRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -8147,23 +8396,35 @@ impl __p::Shape for UnsubscribeRequest {
 impl __v::Validate for UnsubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "UnsubscribeRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "UnsubscribeRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "UnsubscribeRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "UnsubscribeRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "UnsubscribeRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8275,14 +8536,17 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 impl __v::Validate for ResourceUpdatedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceUpdatedNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -8419,18 +8683,27 @@ impl __p::Shape for ResourceUpdatedNotification {
 impl __v::Validate for ResourceUpdatedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "ResourceUpdatedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceUpdatedNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ResourceUpdatedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ResourceUpdatedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -8626,49 +8899,65 @@ impl __p::Shape for Resource {
 impl __v::Validate for Resource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        cx.required(o, &["name", "uri"], "Resource");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Resource");
+        }
+        if __f[3].is_none() {
+            cx.missing("uri", "Resource");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[3] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[4] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[5] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[6] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("size") {
+        if let Some(x) = __f[7] {
             cx.push_key("size");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[8] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -8859,44 +9148,59 @@ impl __p::Shape for ResourceTemplate {
 impl __v::Validate for ResourceTemplate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uriTemplate"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceTemplate");
+        }
+        if __f[3].is_none() {
+            cx.missing("uriTemplate", "ResourceTemplate");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("uriTemplate") {
+        if let Some(x) = __f[3] {
             cx.push_key("uriTemplate");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri-template");
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[4] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[5] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[6] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[7] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -9022,19 +9326,22 @@ impl __p::Shape for ResourceContents {
 impl __v::Validate for ResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        cx.required(o, &["uri"], "ResourceContents");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ResourceContents");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -9164,25 +9471,31 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        cx.required(o, &["uri", "text"], "TextResourceContents");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("text")];
+        if __f[0].is_none() {
+            cx.missing("uri", "TextResourceContents");
+        }
+        if __f[3].is_none() {
+            cx.missing("text", "TextResourceContents");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("text") {
+        if let Some(x) = __f[3] {
             cx.push_key("text");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9319,25 +9632,31 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        cx.required(o, &["uri", "blob"], "BlobResourceContents");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("blob")];
+        if __f[0].is_none() {
+            cx.missing("uri", "BlobResourceContents");
+        }
+        if __f[3].is_none() {
+            cx.missing("blob", "BlobResourceContents");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("blob") {
+        if let Some(x) = __f[3] {
             cx.push_key("blob");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "byte");
@@ -9486,23 +9805,32 @@ impl __p::Shape for ListPromptsRequest {
 impl __v::Validate for ListPromptsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListPromptsRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListPromptsRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListPromptsRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListPromptsRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("prompts/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9621,19 +9949,22 @@ impl __p::Shape for ListPromptsResult {
 impl __v::Validate for ListPromptsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        cx.required(o, &["prompts"], "ListPromptsResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("prompts")];
+        if __f[2].is_none() {
+            cx.missing("prompts", "ListPromptsResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
+        if let Some(x) = __f[2] {
             cx.push_key("prompts");
             <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9753,19 +10084,22 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        cx.required(o, &["name"], "GetPromptRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("name"), o.get("arguments")];
+        if __f[1].is_none() {
+            cx.missing("name", "GetPromptRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("name") {
+        if let Some(x) = __f[1] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
+        if let Some(x) = __f[2] {
             cx.push_key("arguments");
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9900,23 +10234,35 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetPromptRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetPromptRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "GetPromptRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "GetPromptRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "GetPromptRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("prompts/get"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10032,19 +10378,22 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        cx.required(o, &["messages"], "GetPromptResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("description"), o.get("messages")];
+        if __f[2].is_none() {
+            cx.missing("messages", "GetPromptResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[1] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("messages") {
+        if let Some(x) = __f[2] {
             cx.push_key("messages");
             <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10204,33 +10553,43 @@ impl __p::Shape for Prompt {
 impl __v::Validate for Prompt {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        cx.required(o, &["name"], "Prompt");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("description"),
+            o.get("arguments"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Prompt");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[3] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
+        if let Some(x) = __f[4] {
             cx.push_key("arguments");
             <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[5] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -10363,23 +10722,31 @@ impl __p::Shape for PromptArgument {
 impl __v::Validate for PromptArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        cx.required(o, &["name"], "PromptArgument");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("description"),
+            o.get("required"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptArgument");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[3] {
             cx.push_key("required");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10579,13 +10946,19 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        cx.required(o, &["role", "content"], "PromptMessage");
-        if let Some(x) = o.get("role") {
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "PromptMessage");
+        }
+        if __f[1].is_none() {
+            cx.missing("content", "PromptMessage");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("role");
             <Role as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <ContentBlock as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10800,55 +11173,75 @@ impl __p::Shape for ResourceLink {
 impl __v::Validate for ResourceLink {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
-        cx.required(o, &["name", "uri", "type"], "ResourceLink");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+            o.get("type"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceLink");
+        }
+        if __f[3].is_none() {
+            cx.missing("uri", "ResourceLink");
+        }
+        if __f[9].is_none() {
+            cx.missing("type", "ResourceLink");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[3] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[4] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[5] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[6] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("size") {
+        if let Some(x) = __f[7] {
             cx.push_key("size");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[8] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[9] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("resource_link"));
             cx.pop();
@@ -10984,23 +11377,34 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        cx.required(o, &["type", "resource"], "EmbeddedResource");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("resource"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "EmbeddedResource");
+        }
+        if __f[1].is_none() {
+            cx.missing("resource", "EmbeddedResource");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("resource"));
             cx.pop();
         }
-        if let Some(x) = o.get("resource") {
+        if let Some(x) = __f[1] {
             cx.push_key("resource");
             <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[2] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[3] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -11218,18 +11622,24 @@ impl __p::Shape for PromptListChangedNotification {
 impl __v::Validate for PromptListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "PromptListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "PromptListChangedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PromptListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -11366,23 +11776,32 @@ impl __p::Shape for ListToolsRequest {
 impl __v::Validate for ListToolsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListToolsRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListToolsRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListToolsRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListToolsRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tools/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11499,19 +11918,22 @@ impl __p::Shape for ListToolsResult {
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        cx.required(o, &["tools"], "ListToolsResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("tools")];
+        if __f[2].is_none() {
+            cx.missing("tools", "ListToolsResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[2] {
             cx.push_key("tools");
             <Vec<Tool> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11652,24 +12074,32 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        cx.required(o, &["content"], "CallToolResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("content"),
+            o.get("structuredContent"),
+            o.get("isError"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("content", "CallToolResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
+        if let Some(x) = __f[2] {
             cx.push_key("structuredContent");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("isError") {
+        if let Some(x) = __f[3] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11804,24 +12234,27 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        cx.required(o, &["name"], "CallToolRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("task"), o.get("name"), o.get("arguments")];
+        if __f[2].is_none() {
+            cx.missing("name", "CallToolRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("task") {
+        if let Some(x) = __f[1] {
             cx.push_key("task");
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("name") {
+        if let Some(x) = __f[2] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
+        if let Some(x) = __f[3] {
             cx.push_key("arguments");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11956,23 +12389,35 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CallToolRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CallToolRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CallToolRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CallToolRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "CallToolRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tools/call"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -12095,18 +12540,24 @@ impl __p::Shape for ToolListChangedNotification {
 impl __v::Validate for ToolListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "ToolListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ToolListChangedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ToolListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -12261,28 +12712,34 @@ impl __p::Shape for ToolAnnotations {
 impl __v::Validate for ToolAnnotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        cx.required(o, &[], "ToolAnnotations");
-        if let Some(x) = o.get("title") {
+        let __f = [
+            o.get("title"),
+            o.get("readOnlyHint"),
+            o.get("destructiveHint"),
+            o.get("idempotentHint"),
+            o.get("openWorldHint"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("readOnlyHint") {
+        if let Some(x) = __f[1] {
             cx.push_key("readOnlyHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("destructiveHint") {
+        if let Some(x) = __f[2] {
             cx.push_key("destructiveHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("idempotentHint") {
+        if let Some(x) = __f[3] {
             cx.push_key("idempotentHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("openWorldHint") {
+        if let Some(x) = __f[4] {
             cx.push_key("openWorldHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -12382,8 +12839,8 @@ impl __p::Shape for ToolExecution {
 impl __v::Validate for ToolExecution {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolExecution") else { return };
-        cx.required(o, &[], "ToolExecution");
-        if let Some(x) = o.get("taskSupport") {
+        let __f = [o.get("taskSupport")];
+        if let Some(x) = __f[0] {
             cx.push_key("taskSupport");
             <ToolExecutionTaskSupport as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -12687,48 +13144,64 @@ impl __p::Shape for Tool {
 impl __v::Validate for Tool {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        cx.required(o, &["name", "inputSchema"], "Tool");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("description"),
+            o.get("inputSchema"),
+            o.get("execution"),
+            o.get("outputSchema"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Tool");
+        }
+        if __f[4].is_none() {
+            cx.missing("inputSchema", "Tool");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[3] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("inputSchema") {
+        if let Some(x) = __f[4] {
             cx.push_key("inputSchema");
             <ToolInputSchema as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("execution") {
+        if let Some(x) = __f[5] {
             cx.push_key("execution");
             <ToolExecution as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("outputSchema") {
+        if let Some(x) = __f[6] {
             cx.push_key("outputSchema");
             <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[7] {
             cx.push_key("annotations");
             <ToolAnnotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[8] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -12850,23 +13323,31 @@ impl __p::Shape for ToolInputSchema {
 impl __v::Validate for ToolInputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        cx.required(o, &["type"], "ToolInputSchema");
-        if let Some(x) = o.get("$schema") {
+        let __f = [
+            o.get("$schema"),
+            o.get("type"),
+            o.get("properties"),
+            o.get("required"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("type", "ToolInputSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("$schema");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[1] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("object"));
             cx.pop();
         }
-        if let Some(x) = o.get("properties") {
+        if let Some(x) = __f[2] {
             cx.push_key("properties");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[3] {
             cx.push_key("required");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -12981,23 +13462,31 @@ impl __p::Shape for ToolOutputSchema {
 impl __v::Validate for ToolOutputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
-        cx.required(o, &["type"], "ToolOutputSchema");
-        if let Some(x) = o.get("$schema") {
+        let __f = [
+            o.get("$schema"),
+            o.get("type"),
+            o.get("properties"),
+            o.get("required"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("type", "ToolOutputSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("$schema");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[1] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("object"));
             cx.pop();
         }
-        if let Some(x) = o.get("properties") {
+        if let Some(x) = __f[2] {
             cx.push_key("properties");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[3] {
             cx.push_key("required");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13189,8 +13678,8 @@ impl __p::Shape for TaskMetadata {
 impl __v::Validate for TaskMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskMetadata") else { return };
-        cx.required(o, &[], "TaskMetadata");
-        if let Some(x) = o.get("ttl") {
+        let __f = [o.get("ttl")];
+        if let Some(x) = __f[0] {
             cx.push_key("ttl");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13289,8 +13778,11 @@ impl __p::Shape for RelatedTaskMetadata {
 impl __v::Validate for RelatedTaskMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RelatedTaskMetadata") else { return };
-        cx.required(o, &["taskId"], "RelatedTaskMetadata");
-        if let Some(x) = o.get("taskId") {
+        let __f = [o.get("taskId")];
+        if __f[0].is_none() {
+            cx.missing("taskId", "RelatedTaskMetadata");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("taskId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13459,42 +13951,61 @@ impl __p::Shape for Task {
 impl __v::Validate for Task {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Task") else { return };
-        cx.required(
-            o,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
-            "Task",
-        );
-        if let Some(x) = o.get("taskId") {
+        let __f = [
+            o.get("taskId"),
+            o.get("status"),
+            o.get("statusMessage"),
+            o.get("createdAt"),
+            o.get("lastUpdatedAt"),
+            o.get("ttl"),
+            o.get("pollInterval"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("taskId", "Task");
+        }
+        if __f[1].is_none() {
+            cx.missing("status", "Task");
+        }
+        if __f[3].is_none() {
+            cx.missing("createdAt", "Task");
+        }
+        if __f[4].is_none() {
+            cx.missing("lastUpdatedAt", "Task");
+        }
+        if __f[5].is_none() {
+            cx.missing("ttl", "Task");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("taskId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("status") {
+        if let Some(x) = __f[1] {
             cx.push_key("status");
             <TaskStatus as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("statusMessage") {
+        if let Some(x) = __f[2] {
             cx.push_key("statusMessage");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("createdAt") {
+        if let Some(x) = __f[3] {
             cx.push_key("createdAt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("lastUpdatedAt") {
+        if let Some(x) = __f[4] {
             cx.push_key("lastUpdatedAt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttl") {
+        if let Some(x) = __f[5] {
             cx.push_key("ttl");
             <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("pollInterval") {
+        if let Some(x) = __f[6] {
             cx.push_key("pollInterval");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13598,14 +14109,17 @@ impl __p::Shape for CreateTaskResult {
 impl __v::Validate for CreateTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateTaskResult") else { return };
-        cx.required(o, &["task"], "CreateTaskResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("task")];
+        if __f[1].is_none() {
+            cx.missing("task", "CreateTaskResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("task") {
+        if let Some(x) = __f[1] {
             cx.push_key("task");
             <Task as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13740,23 +14254,35 @@ impl __p::Shape for GetTaskRequest {
 impl __v::Validate for GetTaskRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetTaskRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetTaskRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "GetTaskRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "GetTaskRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "GetTaskRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tasks/get"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <GetTaskRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13854,8 +14380,11 @@ impl __p::Shape for GetTaskRequestParams {
 impl __v::Validate for GetTaskRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequestParams") else { return };
-        cx.required(o, &["taskId"], "GetTaskRequestParams");
-        if let Some(x) = o.get("taskId") {
+        let __f = [o.get("taskId")];
+        if __f[0].is_none() {
+            cx.missing("taskId", "GetTaskRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("taskId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14034,48 +14563,68 @@ impl __p::Shape for GetTaskResult {
 impl __v::Validate for GetTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskResult") else { return };
-        cx.required(
-            o,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
-            "GetTaskResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("taskId"),
+            o.get("status"),
+            o.get("statusMessage"),
+            o.get("createdAt"),
+            o.get("lastUpdatedAt"),
+            o.get("ttl"),
+            o.get("pollInterval"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("taskId", "GetTaskResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("status", "GetTaskResult");
+        }
+        if __f[4].is_none() {
+            cx.missing("createdAt", "GetTaskResult");
+        }
+        if __f[5].is_none() {
+            cx.missing("lastUpdatedAt", "GetTaskResult");
+        }
+        if __f[6].is_none() {
+            cx.missing("ttl", "GetTaskResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("taskId") {
+        if let Some(x) = __f[1] {
             cx.push_key("taskId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("status") {
+        if let Some(x) = __f[2] {
             cx.push_key("status");
             <TaskStatus as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("statusMessage") {
+        if let Some(x) = __f[3] {
             cx.push_key("statusMessage");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("createdAt") {
+        if let Some(x) = __f[4] {
             cx.push_key("createdAt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("lastUpdatedAt") {
+        if let Some(x) = __f[5] {
             cx.push_key("lastUpdatedAt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttl") {
+        if let Some(x) = __f[6] {
             cx.push_key("ttl");
             <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("pollInterval") {
+        if let Some(x) = __f[7] {
             cx.push_key("pollInterval");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14218,23 +14767,35 @@ impl __p::Shape for GetTaskPayloadRequest {
 impl __v::Validate for GetTaskPayloadRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetTaskPayloadRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetTaskPayloadRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "GetTaskPayloadRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "GetTaskPayloadRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "GetTaskPayloadRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tasks/result"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <GetTaskPayloadRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14332,8 +14893,11 @@ impl __p::Shape for GetTaskPayloadRequestParams {
 impl __v::Validate for GetTaskPayloadRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadRequestParams") else { return };
-        cx.required(o, &["taskId"], "GetTaskPayloadRequestParams");
-        if let Some(x) = o.get("taskId") {
+        let __f = [o.get("taskId")];
+        if __f[0].is_none() {
+            cx.missing("taskId", "GetTaskPayloadRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("taskId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14425,8 +14989,8 @@ impl __p::Shape for GetTaskPayloadResult {
 impl __v::Validate for GetTaskPayloadResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadResult") else { return };
-        cx.required(o, &[], "GetTaskPayloadResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -14564,23 +15128,35 @@ impl __p::Shape for CancelTaskRequest {
 impl __v::Validate for CancelTaskRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CancelTaskRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CancelTaskRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CancelTaskRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CancelTaskRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "CancelTaskRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tasks/cancel"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CancelTaskRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14678,8 +15254,11 @@ impl __p::Shape for CancelTaskRequestParams {
 impl __v::Validate for CancelTaskRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequestParams") else { return };
-        cx.required(o, &["taskId"], "CancelTaskRequestParams");
-        if let Some(x) = o.get("taskId") {
+        let __f = [o.get("taskId")];
+        if __f[0].is_none() {
+            cx.missing("taskId", "CancelTaskRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("taskId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14858,48 +15437,68 @@ impl __p::Shape for CancelTaskResult {
 impl __v::Validate for CancelTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskResult") else { return };
-        cx.required(
-            o,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
-            "CancelTaskResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("taskId"),
+            o.get("status"),
+            o.get("statusMessage"),
+            o.get("createdAt"),
+            o.get("lastUpdatedAt"),
+            o.get("ttl"),
+            o.get("pollInterval"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("taskId", "CancelTaskResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("status", "CancelTaskResult");
+        }
+        if __f[4].is_none() {
+            cx.missing("createdAt", "CancelTaskResult");
+        }
+        if __f[5].is_none() {
+            cx.missing("lastUpdatedAt", "CancelTaskResult");
+        }
+        if __f[6].is_none() {
+            cx.missing("ttl", "CancelTaskResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("taskId") {
+        if let Some(x) = __f[1] {
             cx.push_key("taskId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("status") {
+        if let Some(x) = __f[2] {
             cx.push_key("status");
             <TaskStatus as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("statusMessage") {
+        if let Some(x) = __f[3] {
             cx.push_key("statusMessage");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("createdAt") {
+        if let Some(x) = __f[4] {
             cx.push_key("createdAt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("lastUpdatedAt") {
+        if let Some(x) = __f[5] {
             cx.push_key("lastUpdatedAt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttl") {
+        if let Some(x) = __f[6] {
             cx.push_key("ttl");
             <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("pollInterval") {
+        if let Some(x) = __f[7] {
             cx.push_key("pollInterval");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15036,23 +15635,32 @@ impl __p::Shape for ListTasksRequest {
 impl __v::Validate for ListTasksRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListTasksRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListTasksRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListTasksRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListTasksRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListTasksRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tasks/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15169,19 +15777,22 @@ impl __p::Shape for ListTasksResult {
 impl __v::Validate for ListTasksResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListTasksResult") else { return };
-        cx.required(o, &["tasks"], "ListTasksResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("tasks")];
+        if __f[2].is_none() {
+            cx.missing("tasks", "ListTasksResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tasks") {
+        if let Some(x) = __f[2] {
             cx.push_key("tasks");
             <Vec<Task> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15365,48 +15976,68 @@ impl __p::Shape for TaskStatusNotificationParams {
 impl __v::Validate for TaskStatusNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotificationParams") else { return };
-        cx.required(
-            o,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
-            "TaskStatusNotificationParams",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("taskId"),
+            o.get("status"),
+            o.get("statusMessage"),
+            o.get("createdAt"),
+            o.get("lastUpdatedAt"),
+            o.get("ttl"),
+            o.get("pollInterval"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("taskId", "TaskStatusNotificationParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("status", "TaskStatusNotificationParams");
+        }
+        if __f[4].is_none() {
+            cx.missing("createdAt", "TaskStatusNotificationParams");
+        }
+        if __f[5].is_none() {
+            cx.missing("lastUpdatedAt", "TaskStatusNotificationParams");
+        }
+        if __f[6].is_none() {
+            cx.missing("ttl", "TaskStatusNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("taskId") {
+        if let Some(x) = __f[1] {
             cx.push_key("taskId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("status") {
+        if let Some(x) = __f[2] {
             cx.push_key("status");
             <TaskStatus as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("statusMessage") {
+        if let Some(x) = __f[3] {
             cx.push_key("statusMessage");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("createdAt") {
+        if let Some(x) = __f[4] {
             cx.push_key("createdAt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("lastUpdatedAt") {
+        if let Some(x) = __f[5] {
             cx.push_key("lastUpdatedAt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttl") {
+        if let Some(x) = __f[6] {
             cx.push_key("ttl");
             <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("pollInterval") {
+        if let Some(x) = __f[7] {
             cx.push_key("pollInterval");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15542,18 +16173,27 @@ impl __p::Shape for TaskStatusNotification {
 impl __v::Validate for TaskStatusNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "TaskStatusNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "TaskStatusNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "TaskStatusNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "TaskStatusNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/tasks/status"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <TaskStatusNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -15663,14 +16303,17 @@ impl __p::Shape for SetLevelRequestParams {
 impl __v::Validate for SetLevelRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        cx.required(o, &["level"], "SetLevelRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("level")];
+        if __f[1].is_none() {
+            cx.missing("level", "SetLevelRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("level") {
+        if let Some(x) = __f[1] {
             cx.push_key("level");
             <LoggingLevel as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15805,23 +16448,35 @@ impl __p::Shape for SetLevelRequest {
 impl __v::Validate for SetLevelRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "SetLevelRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "SetLevelRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "SetLevelRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "SetLevelRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "SetLevelRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("logging/setLevel"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15949,24 +16604,30 @@ impl __p::Shape for LoggingMessageNotificationParams {
 impl __v::Validate for LoggingMessageNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("level"), o.get("logger"), o.get("data")];
+        if __f[1].is_none() {
+            cx.missing("level", "LoggingMessageNotificationParams");
+        }
+        if __f[3].is_none() {
+            cx.missing("data", "LoggingMessageNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("level") {
+        if let Some(x) = __f[1] {
             cx.push_key("level");
             <LoggingLevel as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("logger") {
+        if let Some(x) = __f[2] {
             cx.push_key("logger");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[3] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -16102,18 +16763,27 @@ impl __p::Shape for LoggingMessageNotification {
 impl __v::Validate for LoggingMessageNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "LoggingMessageNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "LoggingMessageNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "LoggingMessageNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "LoggingMessageNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/message"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -16476,34 +17146,53 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("task"),
+            o.get("messages"),
+            o.get("modelPreferences"),
+            o.get("systemPrompt"),
+            o.get("includeContext"),
+            o.get("temperature"),
+            o.get("maxTokens"),
+            o.get("stopSequences"),
+            o.get("metadata"),
+            o.get("tools"),
+            o.get("toolChoice"),
+        ];
+        if __f[2].is_none() {
+            cx.missing("messages", "CreateMessageRequestParams");
+        }
+        if __f[7].is_none() {
+            cx.missing("maxTokens", "CreateMessageRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("task") {
+        if let Some(x) = __f[1] {
             cx.push_key("task");
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("messages") {
+        if let Some(x) = __f[2] {
             cx.push_key("messages");
             <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("modelPreferences") {
+        if let Some(x) = __f[3] {
             cx.push_key("modelPreferences");
             <ModelPreferences as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("systemPrompt") {
+        if let Some(x) = __f[4] {
             cx.push_key("systemPrompt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("includeContext") {
+        if let Some(x) = __f[5] {
             cx.push_key("includeContext");
             <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
                 x,
@@ -16511,32 +17200,32 @@ impl __v::Validate for CreateMessageRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("temperature") {
+        if let Some(x) = __f[6] {
             cx.push_key("temperature");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxTokens") {
+        if let Some(x) = __f[7] {
             cx.push_key("maxTokens");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("stopSequences") {
+        if let Some(x) = __f[8] {
             cx.push_key("stopSequences");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("metadata") {
+        if let Some(x) = __f[9] {
             cx.push_key("metadata");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[10] {
             cx.push_key("tools");
             <Vec<Tool> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("toolChoice") {
+        if let Some(x) = __f[11] {
             cx.push_key("toolChoice");
             <ToolChoice as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -16731,8 +17420,8 @@ impl __p::Shape for ToolChoice {
 impl __v::Validate for ToolChoice {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolChoice") else { return };
-        cx.required(o, &[], "ToolChoice");
-        if let Some(x) = o.get("mode") {
+        let __f = [o.get("mode")];
+        if let Some(x) = __f[0] {
             cx.push_key("mode");
             <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -16976,23 +17665,35 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CreateMessageRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CreateMessageRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CreateMessageRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CreateMessageRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "CreateMessageRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("sampling/createMessage"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -17145,29 +17846,44 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        cx.required(o, &["role", "content", "model"], "CreateMessageResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("role"),
+            o.get("content"),
+            o.get("model"),
+            o.get("stopReason"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("role", "CreateMessageResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("content", "CreateMessageResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("model", "CreateMessageResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("role") {
+        if let Some(x) = __f[1] {
             cx.push_key("role");
             <Role as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[2] {
             cx.push_key("content");
             <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("model") {
+        if let Some(x) = __f[3] {
             cx.push_key("model");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("stopReason") {
+        if let Some(x) = __f[4] {
             cx.push_key("stopReason");
             <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -17378,18 +18094,24 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        cx.required(o, &["role", "content"], "SamplingMessage");
-        if let Some(x) = o.get("role") {
+        let __f = [o.get("role"), o.get("content"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("role", "SamplingMessage");
+        }
+        if __f[1].is_none() {
+            cx.missing("content", "SamplingMessage");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("role");
             <Role as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -17847,20 +18569,20 @@ impl __p::Shape for Annotations {
 impl __v::Validate for Annotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        cx.required(o, &[], "Annotations");
-        if let Some(x) = o.get("audience") {
+        let __f = [o.get("audience"), o.get("priority"), o.get("lastModified")];
+        if let Some(x) = __f[0] {
             cx.push_key("audience");
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("priority") {
+        if let Some(x) = __f[1] {
             cx.push_key("priority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
             cx.pop();
         }
-        if let Some(x) = o.get("lastModified") {
+        if let Some(x) = __f[2] {
             cx.push_key("lastModified");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -18179,23 +18901,29 @@ impl __p::Shape for TextContent {
 impl __v::Validate for TextContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        cx.required(o, &["type", "text"], "TextContent");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("text"), o.get("annotations"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("type", "TextContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("text", "TextContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("text"));
             cx.pop();
         }
-        if let Some(x) = o.get("text") {
+        if let Some(x) = __f[1] {
             cx.push_key("text");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[2] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[3] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -18335,29 +19063,44 @@ impl __p::Shape for ImageContent {
 impl __v::Validate for ImageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "ImageContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ImageContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("data", "ImageContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("mimeType", "ImageContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("image"));
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[1] {
             cx.push_key("data");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "byte");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[2] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[3] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[4] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -18497,29 +19240,44 @@ impl __p::Shape for AudioContent {
 impl __v::Validate for AudioContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "AudioContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "AudioContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("data", "AudioContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("mimeType", "AudioContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("audio"));
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[1] {
             cx.push_key("data");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "byte");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[2] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[3] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[4] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -18667,28 +19425,46 @@ impl __p::Shape for ToolUseContent {
 impl __v::Validate for ToolUseContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolUseContent") else { return };
-        cx.required(o, &["type", "id", "name", "input"], "ToolUseContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("id"),
+            o.get("name"),
+            o.get("input"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolUseContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "ToolUseContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("name", "ToolUseContent");
+        }
+        if __f[3].is_none() {
+            cx.missing("input", "ToolUseContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("tool_use"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("name") {
+        if let Some(x) = __f[2] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("input") {
+        if let Some(x) = __f[3] {
             cx.push_key("input");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[4] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -18859,33 +19635,49 @@ impl __p::Shape for ToolResultContent {
 impl __v::Validate for ToolResultContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
-        cx.required(o, &["type", "toolUseId", "content"], "ToolResultContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("toolUseId"),
+            o.get("content"),
+            o.get("structuredContent"),
+            o.get("isError"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolResultContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("toolUseId", "ToolResultContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("content", "ToolResultContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("tool_result"));
             cx.pop();
         }
-        if let Some(x) = o.get("toolUseId") {
+        if let Some(x) = __f[1] {
             cx.push_key("toolUseId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[2] {
             cx.push_key("content");
             <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
+        if let Some(x) = __f[3] {
             cx.push_key("structuredContent");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("isError") {
+        if let Some(x) = __f[4] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[5] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -19049,27 +19841,32 @@ impl __p::Shape for ModelPreferences {
 impl __v::Validate for ModelPreferences {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        cx.required(o, &[], "ModelPreferences");
-        if let Some(x) = o.get("hints") {
+        let __f = [
+            o.get("hints"),
+            o.get("costPriority"),
+            o.get("speedPriority"),
+            o.get("intelligencePriority"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("hints");
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("costPriority") {
+        if let Some(x) = __f[1] {
             cx.push_key("costPriority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
             cx.pop();
         }
-        if let Some(x) = o.get("speedPriority") {
+        if let Some(x) = __f[2] {
             cx.push_key("speedPriority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
             cx.pop();
         }
-        if let Some(x) = o.get("intelligencePriority") {
+        if let Some(x) = __f[3] {
             cx.push_key("intelligencePriority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
@@ -19167,8 +19964,8 @@ impl __p::Shape for ModelHint {
 impl __v::Validate for ModelHint {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        cx.required(o, &[], "ModelHint");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name")];
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -19304,24 +20101,30 @@ impl __p::Shape for CompleteRequestParams {
 impl __v::Validate for CompleteRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        cx.required(o, &["ref", "argument"], "CompleteRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("ref"), o.get("argument"), o.get("context")];
+        if __f[1].is_none() {
+            cx.missing("ref", "CompleteRequestParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("argument", "CompleteRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("ref") {
+        if let Some(x) = __f[1] {
             cx.push_key("ref");
             <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("argument") {
+        if let Some(x) = __f[2] {
             cx.push_key("argument");
             <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("context") {
+        if let Some(x) = __f[3] {
             cx.push_key("context");
             <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -19590,13 +20393,19 @@ impl __p::Shape for CompleteRequestParamsArgument {
 impl __v::Validate for CompleteRequestParamsArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("value")];
+        if __f[0].is_none() {
+            cx.missing("name", "CompleteRequestParamsArgument");
+        }
+        if __f[1].is_none() {
+            cx.missing("value", "CompleteRequestParamsArgument");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("value") {
+        if let Some(x) = __f[1] {
             cx.push_key("value");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -19686,8 +20495,8 @@ impl __p::Shape for CompleteRequestParamsContext {
 impl __v::Validate for CompleteRequestParamsContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
-        cx.required(o, &[], "CompleteRequestParamsContext");
-        if let Some(x) = o.get("arguments") {
+        let __f = [o.get("arguments")];
+        if let Some(x) = __f[0] {
             cx.push_key("arguments");
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -19822,23 +20631,35 @@ impl __p::Shape for CompleteRequest {
 impl __v::Validate for CompleteRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CompleteRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CompleteRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CompleteRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CompleteRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "CompleteRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("completion/complete"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -19945,14 +20766,17 @@ impl __p::Shape for CompleteResult {
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        cx.required(o, &["completion"], "CompleteResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("completion")];
+        if __f[1].is_none() {
+            cx.missing("completion", "CompleteResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("completion") {
+        if let Some(x) = __f[1] {
             cx.push_key("completion");
             <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -20072,18 +20896,21 @@ impl __p::Shape for CompleteResultCompletion {
 impl __v::Validate for CompleteResultCompletion {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        cx.required(o, &["values"], "CompleteResultCompletion");
-        if let Some(x) = o.get("values") {
+        let __f = [o.get("values"), o.get("total"), o.get("hasMore")];
+        if __f[0].is_none() {
+            cx.missing("values", "CompleteResultCompletion");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("values");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("total") {
+        if let Some(x) = __f[1] {
             cx.push_key("total");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("hasMore") {
+        if let Some(x) = __f[2] {
             cx.push_key("hasMore");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -20200,13 +21027,19 @@ impl __p::Shape for ResourceTemplateReference {
 impl __v::Validate for ResourceTemplateReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
-        cx.required(o, &["type", "uri"], "ResourceTemplateReference");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("type", "ResourceTemplateReference");
+        }
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceTemplateReference");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("ref/resource"));
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri-template");
@@ -20334,18 +21167,24 @@ impl __p::Shape for PromptReference {
 impl __v::Validate for PromptReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        cx.required(o, &["name", "type"], "PromptReference");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("title"), o.get("type")];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptReference");
+        }
+        if __f[2].is_none() {
+            cx.missing("type", "PromptReference");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[2] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("ref/prompt"));
             cx.pop();
@@ -20488,23 +21327,32 @@ impl __p::Shape for ListRootsRequest {
 impl __v::Validate for ListRootsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListRootsRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListRootsRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListRootsRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListRootsRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("roots/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <RequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -20610,14 +21458,17 @@ impl __p::Shape for ListRootsResult {
 impl __v::Validate for ListRootsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        cx.required(o, &["roots"], "ListRootsResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("roots")];
+        if __f[1].is_none() {
+            cx.missing("roots", "ListRootsResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("roots") {
+        if let Some(x) = __f[1] {
             cx.push_key("roots");
             <Vec<Root> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -20738,19 +21589,22 @@ impl __p::Shape for Root {
 impl __v::Validate for Root {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        cx.required(o, &["uri"], "Root");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("name"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "Root");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("name") {
+        if let Some(x) = __f[1] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -20876,18 +21730,24 @@ impl __p::Shape for RootsListChangedNotification {
 impl __v::Validate for RootsListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "RootsListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "RootsListChangedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "RootsListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -21046,29 +21906,41 @@ impl __p::Shape for ElicitRequestFormParams {
 impl __v::Validate for ElicitRequestFormParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
-        cx.required(o, &["message", "requestedSchema"], "ElicitRequestFormParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("task"),
+            o.get("mode"),
+            o.get("message"),
+            o.get("requestedSchema"),
+        ];
+        if __f[3].is_none() {
+            cx.missing("message", "ElicitRequestFormParams");
+        }
+        if __f[4].is_none() {
+            cx.missing("requestedSchema", "ElicitRequestFormParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("task") {
+        if let Some(x) = __f[1] {
             cx.push_key("task");
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mode") {
+        if let Some(x) = __f[2] {
             cx.push_key("mode");
             cx.literal(x, __p::Lit::Str("form"));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[3] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requestedSchema") {
+        if let Some(x) = __f[4] {
             cx.push_key("requestedSchema");
             <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
                 x,
@@ -21206,22 +22078,29 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         let Some(o) = cx.object(v, "ElicitRequestFormParamsRequestedSchema") else {
             return
         };
-        cx.required(
-            o,
-            &["type", "properties"],
-            "ElicitRequestFormParamsRequestedSchema",
-        );
-        if let Some(x) = o.get("$schema") {
+        let __f = [
+            o.get("$schema"),
+            o.get("type"),
+            o.get("properties"),
+            o.get("required"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("type", "ElicitRequestFormParamsRequestedSchema");
+        }
+        if __f[2].is_none() {
+            cx.missing("properties", "ElicitRequestFormParamsRequestedSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("$schema");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[1] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("object"));
             cx.pop();
         }
-        if let Some(x) = o.get("properties") {
+        if let Some(x) = __f[2] {
             cx.push_key("properties");
             <BTreeMap<
                 String,
@@ -21229,7 +22108,7 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
             > as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[3] {
             cx.push_key("required");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -21391,38 +22270,53 @@ impl __p::Shape for ElicitRequestURLParams {
 impl __v::Validate for ElicitRequestURLParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
-        cx.required(
-            o,
-            &["mode", "message", "elicitationId", "url"],
-            "ElicitRequestURLParams",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("task"),
+            o.get("mode"),
+            o.get("message"),
+            o.get("elicitationId"),
+            o.get("url"),
+        ];
+        if __f[2].is_none() {
+            cx.missing("mode", "ElicitRequestURLParams");
+        }
+        if __f[3].is_none() {
+            cx.missing("message", "ElicitRequestURLParams");
+        }
+        if __f[4].is_none() {
+            cx.missing("elicitationId", "ElicitRequestURLParams");
+        }
+        if __f[5].is_none() {
+            cx.missing("url", "ElicitRequestURLParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
             cx.pop();
         }
-        if let Some(x) = o.get("task") {
+        if let Some(x) = __f[1] {
             cx.push_key("task");
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mode") {
+        if let Some(x) = __f[2] {
             cx.push_key("mode");
             cx.literal(x, __p::Lit::Str("url"));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[3] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("elicitationId") {
+        if let Some(x) = __f[4] {
             cx.push_key("elicitationId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("url") {
+        if let Some(x) = __f[5] {
             cx.push_key("url");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -21716,23 +22610,35 @@ impl __p::Shape for ElicitRequest {
 impl __v::Validate for ElicitRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ElicitRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ElicitRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ElicitRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ElicitRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ElicitRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("elicitation/create"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -21984,38 +22890,49 @@ impl __p::Shape for StringSchema {
 impl __v::Validate for StringSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "StringSchema") else { return };
-        cx.required(o, &["type"], "StringSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minLength"),
+            o.get("maxLength"),
+            o.get("format"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "StringSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minLength") {
+        if let Some(x) = __f[3] {
             cx.push_key("minLength");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxLength") {
+        if let Some(x) = __f[4] {
             cx.push_key("maxLength");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("format") {
+        if let Some(x) = __f[5] {
             cx.push_key("format");
             <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[6] {
             cx.push_key("default");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -22266,33 +23183,43 @@ impl __p::Shape for NumberSchema {
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
-        cx.required(o, &["type"], "NumberSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minimum"),
+            o.get("maximum"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "NumberSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             <NumberSchemaType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minimum") {
+        if let Some(x) = __f[3] {
             cx.push_key("minimum");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maximum") {
+        if let Some(x) = __f[4] {
             cx.push_key("maximum");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[5] {
             cx.push_key("default");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -22502,23 +23429,31 @@ impl __p::Shape for BooleanSchema {
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
-        cx.required(o, &["type"], "BooleanSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "BooleanSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("boolean"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[3] {
             cx.push_key("default");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -22662,28 +23597,40 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
 impl __v::Validate for UntitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
-        cx.required(o, &["type", "enum"], "UntitledSingleSelectEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("enum"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledSingleSelectEnumSchema");
+        }
+        if __f[3].is_none() {
+            cx.missing("enum", "UntitledSingleSelectEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("enum") {
+        if let Some(x) = __f[3] {
             cx.push_key("enum");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[4] {
             cx.push_key("default");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -22831,30 +23778,42 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
 impl __v::Validate for TitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
-        cx.required(o, &["type", "oneOf"], "TitledSingleSelectEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("oneOf"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "TitledSingleSelectEnumSchema");
+        }
+        if __f[3].is_none() {
+            cx.missing("oneOf", "TitledSingleSelectEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("oneOf") {
+        if let Some(x) = __f[3] {
             cx.push_key("oneOf");
             <Vec<
                 TitledSingleSelectEnumSchemaOneOfItem,
             > as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[4] {
             cx.push_key("default");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -22964,13 +23923,19 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchemaOneOfItem") else {
             return
         };
-        cx.required(o, &["const", "title"], "TitledSingleSelectEnumSchemaOneOfItem");
-        if let Some(x) = o.get("const") {
+        let __f = [o.get("const"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("const", "TitledSingleSelectEnumSchemaOneOfItem");
+        }
+        if __f[1].is_none() {
+            cx.missing("title", "TitledSingleSelectEnumSchemaOneOfItem");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("const");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -23235,38 +24200,52 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
 impl __v::Validate for UntitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
-        cx.required(o, &["type", "items"], "UntitledMultiSelectEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minItems"),
+            o.get("maxItems"),
+            o.get("items"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledMultiSelectEnumSchema");
+        }
+        if __f[5].is_none() {
+            cx.missing("items", "UntitledMultiSelectEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("array"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minItems") {
+        if let Some(x) = __f[3] {
             cx.push_key("minItems");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxItems") {
+        if let Some(x) = __f[4] {
             cx.push_key("maxItems");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("items") {
+        if let Some(x) = __f[5] {
             cx.push_key("items");
             <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[6] {
             cx.push_key("default");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -23376,13 +24355,19 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
 impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
-        cx.required(o, &["type", "enum"], "UntitledMultiSelectEnumSchemaItems");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("enum")];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledMultiSelectEnumSchemaItems");
+        }
+        if __f[1].is_none() {
+            cx.missing("enum", "UntitledMultiSelectEnumSchemaItems");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("enum") {
+        if let Some(x) = __f[1] {
             cx.push_key("enum");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -23549,38 +24534,52 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
 impl __v::Validate for TitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
-        cx.required(o, &["type", "items"], "TitledMultiSelectEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minItems"),
+            o.get("maxItems"),
+            o.get("items"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "TitledMultiSelectEnumSchema");
+        }
+        if __f[5].is_none() {
+            cx.missing("items", "TitledMultiSelectEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("array"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minItems") {
+        if let Some(x) = __f[3] {
             cx.push_key("minItems");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxItems") {
+        if let Some(x) = __f[4] {
             cx.push_key("maxItems");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("items") {
+        if let Some(x) = __f[5] {
             cx.push_key("items");
             <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[6] {
             cx.push_key("default");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -23690,13 +24689,19 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItemsAnyOfItem") else {
             return
         };
-        cx.required(o, &["const", "title"], "TitledMultiSelectEnumSchemaItemsAnyOfItem");
-        if let Some(x) = o.get("const") {
+        let __f = [o.get("const"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("const", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
+        }
+        if __f[1].is_none() {
+            cx.missing("title", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("const");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -23800,8 +24805,11 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItems {
 impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
-        cx.required(o, &["anyOf"], "TitledMultiSelectEnumSchemaItems");
-        if let Some(x) = o.get("anyOf") {
+        let __f = [o.get("anyOf")];
+        if __f[0].is_none() {
+            cx.missing("anyOf", "TitledMultiSelectEnumSchemaItems");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("anyOf");
             <Vec<
                 TitledMultiSelectEnumSchemaItemsAnyOfItem,
@@ -24053,33 +25061,46 @@ impl __p::Shape for LegacyTitledEnumSchema {
 impl __v::Validate for LegacyTitledEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
-        cx.required(o, &["type", "enum"], "LegacyTitledEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("enum"),
+            o.get("enumNames"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "LegacyTitledEnumSchema");
+        }
+        if __f[3].is_none() {
+            cx.missing("enum", "LegacyTitledEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("enum") {
+        if let Some(x) = __f[3] {
             cx.push_key("enum");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("enumNames") {
+        if let Some(x) = __f[4] {
             cx.push_key("enumNames");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[5] {
             cx.push_key("default");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -24307,19 +25328,22 @@ impl __p::Shape for ElicitResult {
 impl __v::Validate for ElicitResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
-        cx.required(o, &["action"], "ElicitResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("action"), o.get("content")];
+        if __f[1].is_none() {
+            cx.missing("action", "ElicitResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("action") {
+        if let Some(x) = __f[1] {
             cx.push_key("action");
             <ElicitResultAction as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[2] {
             cx.push_key("content");
             <BTreeMap<
                 String,
@@ -24743,17 +25767,22 @@ impl __p::Shape for ElicitationCompleteNotification {
 impl __v::Validate for ElicitationCompleteNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitationCompleteNotification") else { return };
-        cx.required(
-            o,
-            &["method", "params", "jsonrpc"],
-            "ElicitationCompleteNotification",
-        );
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ElicitationCompleteNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ElicitationCompleteNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ElicitationCompleteNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/elicitation/complete"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ElicitationCompleteNotificationParams as __v::Validate>::validate_json(
                 x,
@@ -24761,7 +25790,7 @@ impl __v::Validate for ElicitationCompleteNotification {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -24863,8 +25892,11 @@ impl __v::Validate for ElicitationCompleteNotificationParams {
         let Some(o) = cx.object(v, "ElicitationCompleteNotificationParams") else {
             return
         };
-        cx.required(o, &["elicitationId"], "ElicitationCompleteNotificationParams");
-        if let Some(x) = o.get("elicitationId") {
+        let __f = [o.get("elicitationId")];
+        if __f[0].is_none() {
+            cx.missing("elicitationId", "ElicitationCompleteNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("elicitationId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();

@@ -357,35 +357,43 @@ impl __p::Shape for RequestMetaObject {
 impl __v::Validate for RequestMetaObject {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestMetaObject") else { return };
-        cx.required(
-            o,
-            &[
-                "io.modelcontextprotocol/protocolVersion",
+        let __f = [
+            o.get("progressToken"),
+            o.get("io.modelcontextprotocol/protocolVersion"),
+            o.get("io.modelcontextprotocol/clientInfo"),
+            o.get("io.modelcontextprotocol/clientCapabilities"),
+            o.get("io.modelcontextprotocol/logLevel"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("io.modelcontextprotocol/protocolVersion", "RequestMetaObject");
+        }
+        if __f[3].is_none() {
+            cx.missing(
                 "io.modelcontextprotocol/clientCapabilities",
-            ],
-            "RequestMetaObject",
-        );
-        if let Some(x) = o.get("progressToken") {
+                "RequestMetaObject",
+            );
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("progressToken");
             <ProgressToken as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/protocolVersion") {
+        if let Some(x) = __f[1] {
             cx.push_key("io.modelcontextprotocol/protocolVersion");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/clientInfo") {
+        if let Some(x) = __f[2] {
             cx.push_key("io.modelcontextprotocol/clientInfo");
             <Implementation as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/clientCapabilities") {
+        if let Some(x) = __f[3] {
             cx.push_key("io.modelcontextprotocol/clientCapabilities");
             <ClientCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/logLevel") {
+        if let Some(x) = __f[4] {
             cx.push_key("io.modelcontextprotocol/logLevel");
             <LoggingLevel as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -501,8 +509,8 @@ impl __p::Shape for NotificationMetaObject {
 impl __v::Validate for NotificationMetaObject {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationMetaObject") else { return };
-        cx.required(o, &[], "NotificationMetaObject");
-        if let Some(x) = o.get("io.modelcontextprotocol/subscriptionId") {
+        let __f = [o.get("io.modelcontextprotocol/subscriptionId")];
+        if let Some(x) = __f[0] {
             cx.push_key("io.modelcontextprotocol/subscriptionId");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -614,8 +622,8 @@ impl __p::Shape for ResultMetaObject {
 impl __v::Validate for ResultMetaObject {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResultMetaObject") else { return };
-        cx.required(o, &[], "ResultMetaObject");
-        if let Some(x) = o.get("io.modelcontextprotocol/serverInfo") {
+        let __f = [o.get("io.modelcontextprotocol/serverInfo")];
+        if let Some(x) = __f[0] {
             cx.push_key("io.modelcontextprotocol/serverInfo");
             <Implementation as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -835,8 +843,11 @@ impl __p::Shape for RequestParams {
 impl __v::Validate for RequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        cx.required(o, &["_meta"], "RequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "RequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -951,13 +962,16 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        cx.required(o, &["method"], "Request");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Request");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1046,8 +1060,8 @@ impl __p::Shape for NotificationParams {
 impl __v::Validate for NotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        cx.required(o, &[], "NotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -1156,13 +1170,16 @@ impl __p::Shape for Notification {
 impl __v::Validate for Notification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        cx.required(o, &["method"], "Notification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Notification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1360,8 +1377,11 @@ impl __p::Shape for Result {
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        cx.required(o, &["resultType"], "Result");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("resultType")];
+        if __f[1].is_none() {
+            cx.missing("resultType", "Result");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -1372,7 +1392,7 @@ impl __v::Validate for Result {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1484,18 +1504,24 @@ impl __p::Shape for Error {
 impl __v::Validate for Error {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        cx.required(o, &["code", "message"], "Error");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "Error");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "Error");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1748,23 +1774,32 @@ impl __p::Shape for JSONRPCRequest {
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "JSONRPCRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -1889,18 +1924,24 @@ impl __p::Shape for JSONRPCNotification {
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -2023,18 +2064,27 @@ impl __p::Shape for JSONRPCResultResponse {
 impl __v::Validate for JSONRPCResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "JSONRPCResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "JSONRPCResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <Result as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2160,18 +2210,24 @@ impl __p::Shape for JSONRPCErrorResponse {
 impl __v::Validate for JSONRPCErrorResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
-        cx.required(o, &["jsonrpc", "error"], "JSONRPCErrorResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCErrorResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("error", "JSONRPCErrorResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("error") {
+        if let Some(x) = __f[2] {
             cx.push_key("error");
             <Error as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2394,18 +2450,24 @@ impl __p::Shape for ParseError {
 impl __v::Validate for ParseError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ParseError") else { return };
-        cx.required(o, &["code", "message"], "ParseError");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "ParseError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "ParseError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32700i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2529,18 +2591,24 @@ impl __p::Shape for InvalidRequestError {
 impl __v::Validate for InvalidRequestError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InvalidRequestError") else { return };
-        cx.required(o, &["code", "message"], "InvalidRequestError");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "InvalidRequestError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "InvalidRequestError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32600i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2671,18 +2739,24 @@ impl __p::Shape for MethodNotFoundError {
 impl __v::Validate for MethodNotFoundError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "MethodNotFoundError") else { return };
-        cx.required(o, &["code", "message"], "MethodNotFoundError");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "MethodNotFoundError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "MethodNotFoundError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32601i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2827,18 +2901,24 @@ impl __p::Shape for InvalidParamsError {
 impl __v::Validate for InvalidParamsError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InvalidParamsError") else { return };
-        cx.required(o, &["code", "message"], "InvalidParamsError");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "InvalidParamsError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "InvalidParamsError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32602i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -2960,18 +3040,24 @@ impl __p::Shape for InternalError {
 impl __v::Validate for InternalError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InternalError") else { return };
-        cx.required(o, &["code", "message"], "InternalError");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "InternalError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "InternalError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32603i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3112,18 +3198,24 @@ impl __p::Shape for HeaderMismatchError {
 impl __v::Validate for HeaderMismatchError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "HeaderMismatchError") else { return };
-        cx.required(o, &["jsonrpc", "error"], "HeaderMismatchError");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "HeaderMismatchError");
+        }
+        if __f[2].is_none() {
+            cx.missing("error", "HeaderMismatchError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("error") {
+        if let Some(x) = __f[2] {
             cx.push_key("error");
             <HeaderMismatchErrorError as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3245,18 +3337,24 @@ impl __p::Shape for HeaderMismatchErrorError {
 impl __v::Validate for HeaderMismatchErrorError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "HeaderMismatchErrorError") else { return };
-        cx.required(o, &["code", "message"], "HeaderMismatchErrorError");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "HeaderMismatchErrorError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "HeaderMismatchErrorError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32020i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3391,18 +3489,24 @@ impl __p::Shape for UnsupportedProtocolVersionError {
 impl __v::Validate for UnsupportedProtocolVersionError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionError") else { return };
-        cx.required(o, &["jsonrpc", "error"], "UnsupportedProtocolVersionError");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "UnsupportedProtocolVersionError");
+        }
+        if __f[2].is_none() {
+            cx.missing("error", "UnsupportedProtocolVersionError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("error") {
+        if let Some(x) = __f[2] {
             cx.push_key("error");
             <UnsupportedProtocolVersionErrorError as __v::Validate>::validate_json(
                 x,
@@ -3516,17 +3620,19 @@ impl __v::Validate for UnsupportedProtocolVersionErrorErrorData {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionErrorErrorData") else {
             return
         };
-        cx.required(
-            o,
-            &["supported", "requested"],
-            "UnsupportedProtocolVersionErrorErrorData",
-        );
-        if let Some(x) = o.get("supported") {
+        let __f = [o.get("supported"), o.get("requested")];
+        if __f[0].is_none() {
+            cx.missing("supported", "UnsupportedProtocolVersionErrorErrorData");
+        }
+        if __f[1].is_none() {
+            cx.missing("requested", "UnsupportedProtocolVersionErrorErrorData");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("supported");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requested") {
+        if let Some(x) = __f[1] {
             cx.push_key("requested");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -3654,22 +3760,27 @@ impl __v::Validate for UnsupportedProtocolVersionErrorError {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionErrorError") else {
             return
         };
-        cx.required(
-            o,
-            &["code", "message", "data"],
-            "UnsupportedProtocolVersionErrorError",
-        );
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "UnsupportedProtocolVersionErrorError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "UnsupportedProtocolVersionErrorError");
+        }
+        if __f[2].is_none() {
+            cx.missing("data", "UnsupportedProtocolVersionErrorError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32022i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <UnsupportedProtocolVersionErrorErrorData as __v::Validate>::validate_json(
                 x,
@@ -3808,18 +3919,24 @@ impl __v::Validate for MissingRequiredClientCapabilityError {
         let Some(o) = cx.object(v, "MissingRequiredClientCapabilityError") else {
             return
         };
-        cx.required(o, &["jsonrpc", "error"], "MissingRequiredClientCapabilityError");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "MissingRequiredClientCapabilityError");
+        }
+        if __f[2].is_none() {
+            cx.missing("error", "MissingRequiredClientCapabilityError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("error") {
+        if let Some(x) = __f[2] {
             cx.push_key("error");
             <MissingRequiredClientCapabilityErrorError as __v::Validate>::validate_json(
                 x,
@@ -3936,12 +4053,14 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorErrorData {
         let Some(o) = cx.object(v, "MissingRequiredClientCapabilityErrorErrorData") else {
             return
         };
-        cx.required(
-            o,
-            &["requiredCapabilities"],
-            "MissingRequiredClientCapabilityErrorErrorData",
-        );
-        if let Some(x) = o.get("requiredCapabilities") {
+        let __f = [o.get("requiredCapabilities")];
+        if __f[0].is_none() {
+            cx.missing(
+                "requiredCapabilities",
+                "MissingRequiredClientCapabilityErrorErrorData",
+            );
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("requiredCapabilities");
             <ClientCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4069,22 +4188,27 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorError {
         let Some(o) = cx.object(v, "MissingRequiredClientCapabilityErrorError") else {
             return
         };
-        cx.required(
-            o,
-            &["code", "message", "data"],
-            "MissingRequiredClientCapabilityErrorError",
-        );
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "MissingRequiredClientCapabilityErrorError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "MissingRequiredClientCapabilityErrorError");
+        }
+        if __f[2].is_none() {
+            cx.missing("data", "MissingRequiredClientCapabilityErrorError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32021i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <MissingRequiredClientCapabilityErrorErrorData as __v::Validate>::validate_json(
                 x,
@@ -4509,8 +4633,16 @@ impl __p::Shape for InputRequiredResult {
 impl __v::Validate for InputRequiredResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputRequiredResult") else { return };
-        cx.required(o, &["resultType"], "InputRequiredResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("inputRequests"),
+            o.get("requestState"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "InputRequiredResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -4521,17 +4653,17 @@ impl __v::Validate for InputRequiredResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             cx.literal(x, __p::Lit::Str("input_required"));
             cx.pop();
         }
-        if let Some(x) = o.get("inputRequests") {
+        if let Some(x) = __f[2] {
             cx.push_key("inputRequests");
             <InputRequests as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requestState") {
+        if let Some(x) = __f[3] {
             cx.push_key("requestState");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4651,8 +4783,11 @@ impl __p::Shape for InputResponseRequestParams {
 impl __v::Validate for InputResponseRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputResponseRequestParams") else { return };
-        cx.required(o, &["_meta"], "InputResponseRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("inputResponses"), o.get("requestState")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "InputResponseRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -4669,12 +4804,12 @@ impl __v::Validate for InputResponseRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("inputResponses") {
+        if let Some(x) = __f[1] {
             cx.push_key("inputResponses");
             <InputResponses as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requestState") {
+        if let Some(x) = __f[2] {
             cx.push_key("requestState");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4798,8 +4933,11 @@ impl __p::Shape for CancelledNotificationParams {
 impl __v::Validate for CancelledNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        cx.required(o, &["requestId"], "CancelledNotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("requestId"), o.get("reason")];
+        if __f[1].is_none() {
+            cx.missing("requestId", "CancelledNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -4810,12 +4948,12 @@ impl __v::Validate for CancelledNotificationParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("requestId") {
+        if let Some(x) = __f[1] {
             cx.push_key("requestId");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("reason") {
+        if let Some(x) = __f[2] {
             cx.push_key("reason");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -4955,18 +5093,27 @@ impl __p::Shape for CancelledNotification {
 impl __v::Validate for CancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "CancelledNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "CancelledNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CancelledNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CancelledNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/cancelled"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -5107,23 +5254,35 @@ impl __p::Shape for DiscoverRequest {
 impl __v::Validate for DiscoverRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DiscoverRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "DiscoverRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "DiscoverRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "DiscoverRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "DiscoverRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "DiscoverRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("server/discover"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <RequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5324,12 +5483,31 @@ impl __p::Shape for DiscoverResult {
 impl __v::Validate for DiscoverResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DiscoverResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "supportedVersions", "capabilities"],
-            "DiscoverResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("supportedVersions"),
+            o.get("capabilities"),
+            o.get("instructions"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "DiscoverResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("ttlMs", "DiscoverResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("cacheScope", "DiscoverResult");
+        }
+        if __f[4].is_none() {
+            cx.missing("supportedVersions", "DiscoverResult");
+        }
+        if __f[5].is_none() {
+            cx.missing("capabilities", "DiscoverResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -5340,33 +5518,33 @@ impl __v::Validate for DiscoverResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttlMs") {
+        if let Some(x) = __f[2] {
             cx.push_key("ttlMs");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.pop();
         }
-        if let Some(x) = o.get("cacheScope") {
+        if let Some(x) = __f[3] {
             cx.push_key("cacheScope");
             <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("supportedVersions") {
+        if let Some(x) = __f[4] {
             cx.push_key("supportedVersions");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("capabilities") {
+        if let Some(x) = __f[5] {
             cx.push_key("capabilities");
             <ServerCapabilities as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("instructions") {
+        if let Some(x) = __f[6] {
             cx.push_key("instructions");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5492,18 +5670,27 @@ impl __p::Shape for DiscoverResultResponse {
 impl __v::Validate for DiscoverResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DiscoverResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "DiscoverResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "DiscoverResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "DiscoverResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "DiscoverResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <DiscoverResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5677,28 +5864,34 @@ impl __p::Shape for ClientCapabilities {
 impl __v::Validate for ClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        cx.required(o, &[], "ClientCapabilities");
-        if let Some(x) = o.get("experimental") {
+        let __f = [
+            o.get("experimental"),
+            o.get("roots"),
+            o.get("sampling"),
+            o.get("elicitation"),
+            o.get("extensions"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("roots") {
+        if let Some(x) = __f[1] {
             cx.push_key("roots");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("sampling") {
+        if let Some(x) = __f[2] {
             cx.push_key("sampling");
             <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("elicitation") {
+        if let Some(x) = __f[3] {
             cx.push_key("elicitation");
             <ClientCapabilitiesElicitation as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("extensions") {
+        if let Some(x) = __f[4] {
             cx.push_key("extensions");
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5800,13 +5993,13 @@ impl __p::Shape for ClientCapabilitiesSampling {
 impl __v::Validate for ClientCapabilitiesSampling {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
-        cx.required(o, &[], "ClientCapabilitiesSampling");
-        if let Some(x) = o.get("context") {
+        let __f = [o.get("context"), o.get("tools")];
+        if let Some(x) = __f[0] {
             cx.push_key("context");
             <JSONObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[1] {
             cx.push_key("tools");
             <JSONObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -5905,13 +6098,13 @@ impl __p::Shape for ClientCapabilitiesElicitation {
 impl __v::Validate for ClientCapabilitiesElicitation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
-        cx.required(o, &[], "ClientCapabilitiesElicitation");
-        if let Some(x) = o.get("form") {
+        let __f = [o.get("form"), o.get("url")];
+        if let Some(x) = __f[0] {
             cx.push_key("form");
             <JSONObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("url") {
+        if let Some(x) = __f[1] {
             cx.push_key("url");
             <JSONObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6111,38 +6304,46 @@ impl __p::Shape for ServerCapabilities {
 impl __v::Validate for ServerCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        cx.required(o, &[], "ServerCapabilities");
-        if let Some(x) = o.get("experimental") {
+        let __f = [
+            o.get("experimental"),
+            o.get("logging"),
+            o.get("completions"),
+            o.get("prompts"),
+            o.get("resources"),
+            o.get("tools"),
+            o.get("extensions"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("logging") {
+        if let Some(x) = __f[1] {
             cx.push_key("logging");
             <JSONObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("completions") {
+        if let Some(x) = __f[2] {
             cx.push_key("completions");
             <JSONObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
+        if let Some(x) = __f[3] {
             cx.push_key("prompts");
             <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resources") {
+        if let Some(x) = __f[4] {
             cx.push_key("resources");
             <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[5] {
             cx.push_key("tools");
             <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("extensions") {
+        if let Some(x) = __f[6] {
             cx.push_key("extensions");
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6234,8 +6435,8 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 impl __v::Validate for ServerCapabilitiesPrompts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        cx.required(o, &[], "ServerCapabilitiesPrompts");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6338,13 +6539,13 @@ impl __p::Shape for ServerCapabilitiesResources {
 impl __v::Validate for ServerCapabilitiesResources {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        cx.required(o, &[], "ServerCapabilitiesResources");
-        if let Some(x) = o.get("subscribe") {
+        let __f = [o.get("subscribe"), o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("subscribe");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("listChanged") {
+        if let Some(x) = __f[1] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6436,8 +6637,8 @@ impl __p::Shape for ServerCapabilitiesTools {
 impl __v::Validate for ServerCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTools");
-        if let Some(x) = o.get("listChanged") {
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6579,24 +6780,27 @@ impl __p::Shape for Icon {
 impl __v::Validate for Icon {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icon") else { return };
-        cx.required(o, &["src"], "Icon");
-        if let Some(x) = o.get("src") {
+        let __f = [o.get("src"), o.get("mimeType"), o.get("sizes"), o.get("theme")];
+        if __f[0].is_none() {
+            cx.missing("src", "Icon");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("src");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("sizes") {
+        if let Some(x) = __f[2] {
             cx.push_key("sizes");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("theme") {
+        if let Some(x) = __f[3] {
             cx.push_key("theme");
             <IconTheme as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6790,8 +6994,8 @@ impl __p::Shape for Icons {
 impl __v::Validate for Icons {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icons") else { return };
-        cx.required(o, &[], "Icons");
-        if let Some(x) = o.get("icons") {
+        let __f = [o.get("icons")];
+        if let Some(x) = __f[0] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -6903,13 +7107,16 @@ impl __p::Shape for BaseMetadata {
 impl __v::Validate for BaseMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
-        cx.required(o, &["name"], "BaseMetadata");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("name", "BaseMetadata");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7075,33 +7282,46 @@ impl __p::Shape for Implementation {
 impl __v::Validate for Implementation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        cx.required(o, &["name", "version"], "Implementation");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("version"),
+            o.get("description"),
+            o.get("websiteUrl"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Implementation");
+        }
+        if __f[3].is_none() {
+            cx.missing("version", "Implementation");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("version") {
+        if let Some(x) = __f[3] {
             cx.push_key("version");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[4] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("websiteUrl") {
+        if let Some(x) = __f[5] {
             cx.push_key("websiteUrl");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -7248,8 +7468,20 @@ impl __p::Shape for ProgressNotificationParams {
 impl __v::Validate for ProgressNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("progressToken"),
+            o.get("progress"),
+            o.get("total"),
+            o.get("message"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("progressToken", "ProgressNotificationParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("progress", "ProgressNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -7260,22 +7492,22 @@ impl __v::Validate for ProgressNotificationParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("progressToken") {
+        if let Some(x) = __f[1] {
             cx.push_key("progressToken");
             <ProgressToken as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("progress") {
+        if let Some(x) = __f[2] {
             cx.push_key("progress");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("total") {
+        if let Some(x) = __f[3] {
             cx.push_key("total");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[4] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7409,18 +7641,27 @@ impl __p::Shape for ProgressNotification {
 impl __v::Validate for ProgressNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "ProgressNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ProgressNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ProgressNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ProgressNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/progress"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -7533,8 +7774,11 @@ impl __p::Shape for PaginatedRequestParams {
 impl __v::Validate for PaginatedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        cx.required(o, &["_meta"], "PaginatedRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("cursor")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "PaginatedRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -7551,7 +7795,7 @@ impl __v::Validate for PaginatedRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("cursor") {
+        if let Some(x) = __f[1] {
             cx.push_key("cursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7680,23 +7924,35 @@ impl __p::Shape for PaginatedRequest {
 impl __v::Validate for PaginatedRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "PaginatedRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "PaginatedRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "PaginatedRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PaginatedRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "PaginatedRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7813,8 +8069,11 @@ impl __p::Shape for PaginatedResult {
 impl __v::Validate for PaginatedResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        cx.required(o, &["resultType"], "PaginatedResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("resultType"), o.get("nextCursor")];
+        if __f[1].is_none() {
+            cx.missing("resultType", "PaginatedResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -7825,12 +8084,12 @@ impl __v::Validate for PaginatedResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -7985,8 +8244,22 @@ impl __p::Shape for CacheableResult {
 impl __v::Validate for CacheableResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CacheableResult") else { return };
-        cx.required(o, &["resultType", "ttlMs", "cacheScope"], "CacheableResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "CacheableResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("ttlMs", "CacheableResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("cacheScope", "CacheableResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -7997,18 +8270,18 @@ impl __v::Validate for CacheableResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttlMs") {
+        if let Some(x) = __f[2] {
             cx.push_key("ttlMs");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.pop();
         }
-        if let Some(x) = o.get("cacheScope") {
+        if let Some(x) = __f[3] {
             cx.push_key("cacheScope");
             <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8251,23 +8524,35 @@ impl __p::Shape for ListResourcesRequest {
 impl __v::Validate for ListResourcesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ListResourcesRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourcesRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ListResourcesRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListResourcesRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListResourcesRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8452,12 +8737,27 @@ impl __p::Shape for ListResourcesResult {
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "resources"],
-            "ListResourcesResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("nextCursor"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("resources"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ListResourcesResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("ttlMs", "ListResourcesResult");
+        }
+        if __f[4].is_none() {
+            cx.missing("cacheScope", "ListResourcesResult");
+        }
+        if __f[5].is_none() {
+            cx.missing("resources", "ListResourcesResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -8468,28 +8768,28 @@ impl __v::Validate for ListResourcesResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttlMs") {
+        if let Some(x) = __f[3] {
             cx.push_key("ttlMs");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.pop();
         }
-        if let Some(x) = o.get("cacheScope") {
+        if let Some(x) = __f[4] {
             cx.push_key("cacheScope");
             <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resources") {
+        if let Some(x) = __f[5] {
             cx.push_key("resources");
             <Vec<Resource> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8615,18 +8915,27 @@ impl __p::Shape for ListResourcesResultResponse {
 impl __v::Validate for ListResourcesResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "ListResourcesResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ListResourcesResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "ListResourcesResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "ListResourcesResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <ListResourcesResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8769,27 +9078,35 @@ impl __p::Shape for ListResourceTemplatesRequest {
 impl __v::Validate for ListResourceTemplatesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        cx.required(
-            o,
-            &["method", "params", "jsonrpc", "id"],
-            "ListResourceTemplatesRequest",
-        );
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourceTemplatesRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ListResourceTemplatesRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListResourceTemplatesRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListResourceTemplatesRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/templates/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -8979,12 +9296,27 @@ impl __p::Shape for ListResourceTemplatesResult {
 impl __v::Validate for ListResourceTemplatesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "resourceTemplates"],
-            "ListResourceTemplatesResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("nextCursor"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("resourceTemplates"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ListResourceTemplatesResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("ttlMs", "ListResourceTemplatesResult");
+        }
+        if __f[4].is_none() {
+            cx.missing("cacheScope", "ListResourceTemplatesResult");
+        }
+        if __f[5].is_none() {
+            cx.missing("resourceTemplates", "ListResourceTemplatesResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -8995,28 +9327,28 @@ impl __v::Validate for ListResourceTemplatesResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttlMs") {
+        if let Some(x) = __f[3] {
             cx.push_key("ttlMs");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.pop();
         }
-        if let Some(x) = o.get("cacheScope") {
+        if let Some(x) = __f[4] {
             cx.push_key("cacheScope");
             <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resourceTemplates") {
+        if let Some(x) = __f[5] {
             cx.push_key("resourceTemplates");
             <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9144,22 +9476,27 @@ impl __v::Validate for ListResourceTemplatesResultResponse {
         let Some(o) = cx.object(v, "ListResourceTemplatesResultResponse") else {
             return
         };
-        cx.required(
-            o,
-            &["jsonrpc", "id", "result"],
-            "ListResourceTemplatesResultResponse",
-        );
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ListResourceTemplatesResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "ListResourceTemplatesResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "ListResourceTemplatesResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <ListResourceTemplatesResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9270,8 +9607,14 @@ impl __p::Shape for ResourceRequestParams {
 impl __v::Validate for ResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
-        cx.required(o, &["_meta", "uri"], "ResourceRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "ResourceRequestParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -9288,7 +9631,7 @@ impl __v::Validate for ResourceRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -9420,8 +9763,19 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        cx.required(o, &["_meta", "uri"], "ReadResourceRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("uri"),
+            o.get("inputResponses"),
+            o.get("requestState"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("_meta", "ReadResourceRequestParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("uri", "ReadResourceRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -9438,18 +9792,18 @@ impl __v::Validate for ReadResourceRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("inputResponses") {
+        if let Some(x) = __f[2] {
             cx.push_key("inputResponses");
             <InputResponses as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requestState") {
+        if let Some(x) = __f[3] {
             cx.push_key("requestState");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9592,23 +9946,35 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ReadResourceRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ReadResourceRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ReadResourceRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ReadResourceRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ReadResourceRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("resources/read"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -9783,12 +10149,26 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "contents"],
-            "ReadResourceResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("contents"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ReadResourceResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("ttlMs", "ReadResourceResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("cacheScope", "ReadResourceResult");
+        }
+        if __f[4].is_none() {
+            cx.missing("contents", "ReadResourceResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -9799,23 +10179,23 @@ impl __v::Validate for ReadResourceResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttlMs") {
+        if let Some(x) = __f[2] {
             cx.push_key("ttlMs");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.pop();
         }
-        if let Some(x) = o.get("cacheScope") {
+        if let Some(x) = __f[3] {
             cx.push_key("cacheScope");
             <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("contents") {
+        if let Some(x) = __f[4] {
             cx.push_key("contents");
             <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10043,18 +10423,27 @@ impl __p::Shape for ReadResourceResultResponse {
 impl __v::Validate for ReadResourceResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "ReadResourceResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ReadResourceResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "ReadResourceResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "ReadResourceResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <ReadResourceResultResponseResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10326,18 +10715,24 @@ impl __p::Shape for ResourceListChangedNotification {
 impl __v::Validate for ResourceListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "ResourceListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceListChangedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ResourceListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -10479,23 +10874,28 @@ impl __p::Shape for SubscriptionFilter {
 impl __v::Validate for SubscriptionFilter {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionFilter") else { return };
-        cx.required(o, &[], "SubscriptionFilter");
-        if let Some(x) = o.get("toolsListChanged") {
+        let __f = [
+            o.get("toolsListChanged"),
+            o.get("promptsListChanged"),
+            o.get("resourcesListChanged"),
+            o.get("resourceSubscriptions"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("toolsListChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("promptsListChanged") {
+        if let Some(x) = __f[1] {
             cx.push_key("promptsListChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resourcesListChanged") {
+        if let Some(x) = __f[2] {
             cx.push_key("resourcesListChanged");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("resourceSubscriptions") {
+        if let Some(x) = __f[3] {
             cx.push_key("resourceSubscriptions");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10606,8 +11006,14 @@ impl __p::Shape for SubscriptionsListenRequestParams {
 impl __v::Validate for SubscriptionsListenRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenRequestParams") else { return };
-        cx.required(o, &["_meta", "notifications"], "SubscriptionsListenRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("notifications")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "SubscriptionsListenRequestParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("notifications", "SubscriptionsListenRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -10624,7 +11030,7 @@ impl __v::Validate for SubscriptionsListenRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("notifications") {
+        if let Some(x) = __f[1] {
             cx.push_key("notifications");
             <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10772,27 +11178,35 @@ impl __p::Shape for SubscriptionsListenRequest {
 impl __v::Validate for SubscriptionsListenRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenRequest") else { return };
-        cx.required(
-            o,
-            &["method", "params", "jsonrpc", "id"],
-            "SubscriptionsListenRequest",
-        );
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "SubscriptionsListenRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "SubscriptionsListenRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "SubscriptionsListenRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "SubscriptionsListenRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("subscriptions/listen"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <SubscriptionsListenRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -10947,17 +11361,22 @@ impl __v::Validate for SubscriptionsListenResultMetaObject {
         let Some(o) = cx.object(v, "SubscriptionsListenResultMetaObject") else {
             return
         };
-        cx.required(
-            o,
-            &["io.modelcontextprotocol/subscriptionId"],
-            "SubscriptionsListenResultMetaObject",
-        );
-        if let Some(x) = o.get("io.modelcontextprotocol/serverInfo") {
+        let __f = [
+            o.get("io.modelcontextprotocol/serverInfo"),
+            o.get("io.modelcontextprotocol/subscriptionId"),
+        ];
+        if __f[1].is_none() {
+            cx.missing(
+                "io.modelcontextprotocol/subscriptionId",
+                "SubscriptionsListenResultMetaObject",
+            );
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("io.modelcontextprotocol/serverInfo");
             <Implementation as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/subscriptionId") {
+        if let Some(x) = __f[1] {
             cx.push_key("io.modelcontextprotocol/subscriptionId");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11086,8 +11505,14 @@ impl __p::Shape for SubscriptionsListenResult {
 impl __v::Validate for SubscriptionsListenResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenResult") else { return };
-        cx.required(o, &["_meta", "resultType"], "SubscriptionsListenResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("resultType")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "SubscriptionsListenResult");
+        }
+        if __f[1].is_none() {
+            cx.missing("resultType", "SubscriptionsListenResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <SubscriptionsListenResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -11101,7 +11526,7 @@ impl __v::Validate for SubscriptionsListenResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11228,22 +11653,27 @@ impl __p::Shape for SubscriptionsListenResultResponse {
 impl __v::Validate for SubscriptionsListenResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenResultResponse") else { return };
-        cx.required(
-            o,
-            &["jsonrpc", "id", "result"],
-            "SubscriptionsListenResultResponse",
-        );
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "SubscriptionsListenResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "SubscriptionsListenResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "SubscriptionsListenResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <SubscriptionsListenResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11359,12 +11789,11 @@ impl __v::Validate for SubscriptionsAcknowledgedNotificationParams {
         let Some(o) = cx.object(v, "SubscriptionsAcknowledgedNotificationParams") else {
             return
         };
-        cx.required(
-            o,
-            &["notifications"],
-            "SubscriptionsAcknowledgedNotificationParams",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("notifications")];
+        if __f[1].is_none() {
+            cx.missing("notifications", "SubscriptionsAcknowledgedNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -11375,7 +11804,7 @@ impl __v::Validate for SubscriptionsAcknowledgedNotificationParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("notifications") {
+        if let Some(x) = __f[1] {
             cx.push_key("notifications");
             <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -11534,17 +11963,22 @@ impl __v::Validate for SubscriptionsAcknowledgedNotification {
         let Some(o) = cx.object(v, "SubscriptionsAcknowledgedNotification") else {
             return
         };
-        cx.required(
-            o,
-            &["method", "params", "jsonrpc"],
-            "SubscriptionsAcknowledgedNotification",
-        );
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "SubscriptionsAcknowledgedNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "SubscriptionsAcknowledgedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "SubscriptionsAcknowledgedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/subscriptions/acknowledged"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <SubscriptionsAcknowledgedNotificationParams as __v::Validate>::validate_json(
                 x,
@@ -11552,7 +11986,7 @@ impl __v::Validate for SubscriptionsAcknowledgedNotification {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -11666,8 +12100,11 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 impl __v::Validate for ResourceUpdatedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceUpdatedNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -11678,7 +12115,7 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -11818,18 +12255,27 @@ impl __p::Shape for ResourceUpdatedNotification {
 impl __v::Validate for ResourceUpdatedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "ResourceUpdatedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceUpdatedNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ResourceUpdatedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ResourceUpdatedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -12027,49 +12473,65 @@ impl __p::Shape for Resource {
 impl __v::Validate for Resource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        cx.required(o, &["name", "uri"], "Resource");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Resource");
+        }
+        if __f[3].is_none() {
+            cx.missing("uri", "Resource");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[3] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[4] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[5] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[6] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("size") {
+        if let Some(x) = __f[7] {
             cx.push_key("size");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[8] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -12259,44 +12721,59 @@ impl __p::Shape for ResourceTemplate {
 impl __v::Validate for ResourceTemplate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uriTemplate"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceTemplate");
+        }
+        if __f[3].is_none() {
+            cx.missing("uriTemplate", "ResourceTemplate");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("uriTemplate") {
+        if let Some(x) = __f[3] {
             cx.push_key("uriTemplate");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri-template");
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[4] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[5] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[6] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[7] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -12421,19 +12898,22 @@ impl __p::Shape for ResourceContents {
 impl __v::Validate for ResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        cx.required(o, &["uri"], "ResourceContents");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ResourceContents");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -12564,25 +13044,31 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        cx.required(o, &["uri", "text"], "TextResourceContents");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("text")];
+        if __f[0].is_none() {
+            cx.missing("uri", "TextResourceContents");
+        }
+        if __f[3].is_none() {
+            cx.missing("text", "TextResourceContents");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("text") {
+        if let Some(x) = __f[3] {
             cx.push_key("text");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -12720,25 +13206,31 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        cx.required(o, &["uri", "blob"], "BlobResourceContents");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("blob")];
+        if __f[0].is_none() {
+            cx.missing("uri", "BlobResourceContents");
+        }
+        if __f[3].is_none() {
+            cx.missing("blob", "BlobResourceContents");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[1] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("blob") {
+        if let Some(x) = __f[3] {
             cx.push_key("blob");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "byte");
@@ -12888,23 +13380,35 @@ impl __p::Shape for ListPromptsRequest {
 impl __v::Validate for ListPromptsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ListPromptsRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListPromptsRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ListPromptsRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListPromptsRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListPromptsRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("prompts/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13086,12 +13590,27 @@ impl __p::Shape for ListPromptsResult {
 impl __v::Validate for ListPromptsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "prompts"],
-            "ListPromptsResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("nextCursor"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("prompts"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ListPromptsResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("ttlMs", "ListPromptsResult");
+        }
+        if __f[4].is_none() {
+            cx.missing("cacheScope", "ListPromptsResult");
+        }
+        if __f[5].is_none() {
+            cx.missing("prompts", "ListPromptsResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -13102,28 +13621,28 @@ impl __v::Validate for ListPromptsResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttlMs") {
+        if let Some(x) = __f[3] {
             cx.push_key("ttlMs");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.pop();
         }
-        if let Some(x) = o.get("cacheScope") {
+        if let Some(x) = __f[4] {
             cx.push_key("cacheScope");
             <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
+        if let Some(x) = __f[5] {
             cx.push_key("prompts");
             <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13249,18 +13768,27 @@ impl __p::Shape for ListPromptsResultResponse {
 impl __v::Validate for ListPromptsResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "ListPromptsResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ListPromptsResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "ListPromptsResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "ListPromptsResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <ListPromptsResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13402,8 +13930,20 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        cx.required(o, &["_meta", "name"], "GetPromptRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("inputResponses"),
+            o.get("requestState"),
+            o.get("name"),
+            o.get("arguments"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("_meta", "GetPromptRequestParams");
+        }
+        if __f[3].is_none() {
+            cx.missing("name", "GetPromptRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -13420,22 +13960,22 @@ impl __v::Validate for GetPromptRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("inputResponses") {
+        if let Some(x) = __f[1] {
             cx.push_key("inputResponses");
             <InputResponses as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requestState") {
+        if let Some(x) = __f[2] {
             cx.push_key("requestState");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("name") {
+        if let Some(x) = __f[3] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
+        if let Some(x) = __f[4] {
             cx.push_key("arguments");
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13573,23 +14113,35 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetPromptRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetPromptRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "GetPromptRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "GetPromptRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "GetPromptRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("prompts/get"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13727,8 +14279,19 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        cx.required(o, &["resultType", "messages"], "GetPromptResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("description"),
+            o.get("messages"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "GetPromptResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("messages", "GetPromptResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -13739,17 +14302,17 @@ impl __v::Validate for GetPromptResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("messages") {
+        if let Some(x) = __f[3] {
             cx.push_key("messages");
             <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -13878,18 +14441,27 @@ impl __p::Shape for GetPromptResultResponse {
 impl __v::Validate for GetPromptResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "GetPromptResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "GetPromptResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "GetPromptResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "GetPromptResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <GetPromptResultResponseResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14192,33 +14764,43 @@ impl __p::Shape for Prompt {
 impl __v::Validate for Prompt {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        cx.required(o, &["name"], "Prompt");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("description"),
+            o.get("arguments"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Prompt");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[3] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
+        if let Some(x) = __f[4] {
             cx.push_key("arguments");
             <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[5] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -14351,23 +14933,31 @@ impl __p::Shape for PromptArgument {
 impl __v::Validate for PromptArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        cx.required(o, &["name"], "PromptArgument");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("description"),
+            o.get("required"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptArgument");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[3] {
             cx.push_key("required");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14567,13 +15157,19 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        cx.required(o, &["role", "content"], "PromptMessage");
-        if let Some(x) = o.get("role") {
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "PromptMessage");
+        }
+        if __f[1].is_none() {
+            cx.missing("content", "PromptMessage");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("role");
             <Role as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <ContentBlock as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -14790,55 +15386,75 @@ impl __p::Shape for ResourceLink {
 impl __v::Validate for ResourceLink {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
-        cx.required(o, &["name", "uri", "type"], "ResourceLink");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+            o.get("type"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceLink");
+        }
+        if __f[3].is_none() {
+            cx.missing("uri", "ResourceLink");
+        }
+        if __f[9].is_none() {
+            cx.missing("type", "ResourceLink");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[3] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[4] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[5] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[6] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("size") {
+        if let Some(x) = __f[7] {
             cx.push_key("size");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[8] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[9] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("resource_link"));
             cx.pop();
@@ -14976,23 +15592,34 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        cx.required(o, &["type", "resource"], "EmbeddedResource");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("resource"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "EmbeddedResource");
+        }
+        if __f[1].is_none() {
+            cx.missing("resource", "EmbeddedResource");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("resource"));
             cx.pop();
         }
-        if let Some(x) = o.get("resource") {
+        if let Some(x) = __f[1] {
             cx.push_key("resource");
             <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[2] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[3] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -15213,18 +15840,24 @@ impl __p::Shape for PromptListChangedNotification {
 impl __v::Validate for PromptListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "PromptListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "PromptListChangedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PromptListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -15362,23 +15995,35 @@ impl __p::Shape for ListToolsRequest {
 impl __v::Validate for ListToolsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ListToolsRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListToolsRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ListToolsRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListToolsRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "ListToolsRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tools/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15558,12 +16203,27 @@ impl __p::Shape for ListToolsResult {
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "tools"],
-            "ListToolsResult",
-        );
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("nextCursor"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("tools"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ListToolsResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("ttlMs", "ListToolsResult");
+        }
+        if __f[4].is_none() {
+            cx.missing("cacheScope", "ListToolsResult");
+        }
+        if __f[5].is_none() {
+            cx.missing("tools", "ListToolsResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -15574,28 +16234,28 @@ impl __v::Validate for ListToolsResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
+        if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("ttlMs") {
+        if let Some(x) = __f[3] {
             cx.push_key("ttlMs");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.pop();
         }
-        if let Some(x) = o.get("cacheScope") {
+        if let Some(x) = __f[4] {
             cx.push_key("cacheScope");
             <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[5] {
             cx.push_key("tools");
             <Vec<Tool> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15721,18 +16381,27 @@ impl __p::Shape for ListToolsResultResponse {
 impl __v::Validate for ListToolsResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "ListToolsResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ListToolsResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "ListToolsResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "ListToolsResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <ListToolsResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -15908,8 +16577,20 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        cx.required(o, &["resultType", "content"], "CallToolResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("content"),
+            o.get("structuredContent"),
+            o.get("isError"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "CallToolResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("content", "CallToolResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -15920,22 +16601,22 @@ impl __v::Validate for CallToolResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[2] {
             cx.push_key("content");
             <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
+        if let Some(x) = __f[3] {
             cx.push_key("structuredContent");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("isError") {
+        if let Some(x) = __f[4] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -16064,18 +16745,27 @@ impl __p::Shape for CallToolResultResponse {
 impl __v::Validate for CallToolResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "CallToolResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "CallToolResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "CallToolResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "CallToolResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <CallToolResultResponseResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -16364,8 +17054,20 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        cx.required(o, &["_meta", "name"], "CallToolRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [
+            o.get("_meta"),
+            o.get("inputResponses"),
+            o.get("requestState"),
+            o.get("name"),
+            o.get("arguments"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("_meta", "CallToolRequestParams");
+        }
+        if __f[3].is_none() {
+            cx.missing("name", "CallToolRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -16382,22 +17084,22 @@ impl __v::Validate for CallToolRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("inputResponses") {
+        if let Some(x) = __f[1] {
             cx.push_key("inputResponses");
             <InputResponses as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requestState") {
+        if let Some(x) = __f[2] {
             cx.push_key("requestState");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("name") {
+        if let Some(x) = __f[3] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
+        if let Some(x) = __f[4] {
             cx.push_key("arguments");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -16535,23 +17237,35 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CallToolRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CallToolRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CallToolRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CallToolRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "CallToolRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("tools/call"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -16677,18 +17391,24 @@ impl __p::Shape for ToolListChangedNotification {
 impl __v::Validate for ToolListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "ToolListChangedNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ToolListChangedNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ToolListChangedNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <NotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -16843,28 +17563,34 @@ impl __p::Shape for ToolAnnotations {
 impl __v::Validate for ToolAnnotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        cx.required(o, &[], "ToolAnnotations");
-        if let Some(x) = o.get("title") {
+        let __f = [
+            o.get("title"),
+            o.get("readOnlyHint"),
+            o.get("destructiveHint"),
+            o.get("idempotentHint"),
+            o.get("openWorldHint"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("readOnlyHint") {
+        if let Some(x) = __f[1] {
             cx.push_key("readOnlyHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("destructiveHint") {
+        if let Some(x) = __f[2] {
             cx.push_key("destructiveHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("idempotentHint") {
+        if let Some(x) = __f[3] {
             cx.push_key("idempotentHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("openWorldHint") {
+        if let Some(x) = __f[4] {
             cx.push_key("openWorldHint");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -17077,43 +17803,58 @@ impl __p::Shape for Tool {
 impl __v::Validate for Tool {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        cx.required(o, &["name", "inputSchema"], "Tool");
-        if let Some(x) = o.get("name") {
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("description"),
+            o.get("inputSchema"),
+            o.get("outputSchema"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Tool");
+        }
+        if __f[4].is_none() {
+            cx.missing("inputSchema", "Tool");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("icons") {
+        if let Some(x) = __f[2] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[3] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("inputSchema") {
+        if let Some(x) = __f[4] {
             cx.push_key("inputSchema");
             <ToolInputSchema as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("outputSchema") {
+        if let Some(x) = __f[5] {
             cx.push_key("outputSchema");
             <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[6] {
             cx.push_key("annotations");
             <ToolAnnotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[7] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -17212,13 +17953,16 @@ impl __p::Shape for ToolInputSchema {
 impl __v::Validate for ToolInputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        cx.required(o, &["type"], "ToolInputSchema");
-        if let Some(x) = o.get("$schema") {
+        let __f = [o.get("$schema"), o.get("type")];
+        if __f[1].is_none() {
+            cx.missing("type", "ToolInputSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("$schema");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[1] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("object"));
             cx.pop();
@@ -17302,8 +18046,8 @@ impl __p::Shape for ToolOutputSchema {
 impl __v::Validate for ToolOutputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
-        cx.required(o, &[], "ToolOutputSchema");
-        if let Some(x) = o.get("$schema") {
+        let __f = [o.get("$schema")];
+        if let Some(x) = __f[0] {
             cx.push_key("$schema");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -17434,8 +18178,14 @@ impl __p::Shape for LoggingMessageNotificationParams {
 impl __v::Validate for LoggingMessageNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("level"), o.get("logger"), o.get("data")];
+        if __f[1].is_none() {
+            cx.missing("level", "LoggingMessageNotificationParams");
+        }
+        if __f[3].is_none() {
+            cx.missing("data", "LoggingMessageNotificationParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -17446,17 +18196,17 @@ impl __v::Validate for LoggingMessageNotificationParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("level") {
+        if let Some(x) = __f[1] {
             cx.push_key("level");
             <LoggingLevel as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("logger") {
+        if let Some(x) = __f[2] {
             cx.push_key("logger");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[3] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -17596,18 +18346,27 @@ impl __p::Shape for LoggingMessageNotification {
 impl __v::Validate for LoggingMessageNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "LoggingMessageNotification");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "LoggingMessageNotification");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "LoggingMessageNotification");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "LoggingMessageNotification");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("notifications/message"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
@@ -17958,23 +18717,40 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
-        if let Some(x) = o.get("messages") {
+        let __f = [
+            o.get("messages"),
+            o.get("modelPreferences"),
+            o.get("systemPrompt"),
+            o.get("includeContext"),
+            o.get("temperature"),
+            o.get("maxTokens"),
+            o.get("stopSequences"),
+            o.get("metadata"),
+            o.get("tools"),
+            o.get("toolChoice"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("messages", "CreateMessageRequestParams");
+        }
+        if __f[5].is_none() {
+            cx.missing("maxTokens", "CreateMessageRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("messages");
             <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("modelPreferences") {
+        if let Some(x) = __f[1] {
             cx.push_key("modelPreferences");
             <ModelPreferences as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("systemPrompt") {
+        if let Some(x) = __f[2] {
             cx.push_key("systemPrompt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("includeContext") {
+        if let Some(x) = __f[3] {
             cx.push_key("includeContext");
             <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
                 x,
@@ -17982,32 +18758,32 @@ impl __v::Validate for CreateMessageRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("temperature") {
+        if let Some(x) = __f[4] {
             cx.push_key("temperature");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxTokens") {
+        if let Some(x) = __f[5] {
             cx.push_key("maxTokens");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("stopSequences") {
+        if let Some(x) = __f[6] {
             cx.push_key("stopSequences");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("metadata") {
+        if let Some(x) = __f[7] {
             cx.push_key("metadata");
             <JSONObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("tools") {
+        if let Some(x) = __f[8] {
             cx.push_key("tools");
             <Vec<Tool> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("toolChoice") {
+        if let Some(x) = __f[9] {
             cx.push_key("toolChoice");
             <ToolChoice as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -18203,8 +18979,8 @@ impl __p::Shape for ToolChoice {
 impl __v::Validate for ToolChoice {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolChoice") else { return };
-        cx.required(o, &[], "ToolChoice");
-        if let Some(x) = o.get("mode") {
+        let __f = [o.get("mode")];
+        if let Some(x) = __f[0] {
             cx.push_key("mode");
             <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -18426,13 +19202,19 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        cx.required(o, &["method", "params"], "CreateMessageRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CreateMessageRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CreateMessageRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("sampling/createMessage"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -18594,29 +19376,44 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        cx.required(o, &["role", "content", "model"], "CreateMessageResult");
-        if let Some(x) = o.get("role") {
+        let __f = [
+            o.get("role"),
+            o.get("content"),
+            o.get("_meta"),
+            o.get("model"),
+            o.get("stopReason"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("role", "CreateMessageResult");
+        }
+        if __f[1].is_none() {
+            cx.missing("content", "CreateMessageResult");
+        }
+        if __f[3].is_none() {
+            cx.missing("model", "CreateMessageResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("role");
             <Role as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
             cx.pop();
         }
-        if let Some(x) = o.get("model") {
+        if let Some(x) = __f[3] {
             cx.push_key("model");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("stopReason") {
+        if let Some(x) = __f[4] {
             cx.push_key("stopReason");
             <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -18833,18 +19630,24 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        cx.required(o, &["role", "content"], "SamplingMessage");
-        if let Some(x) = o.get("role") {
+        let __f = [o.get("role"), o.get("content"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("role", "SamplingMessage");
+        }
+        if __f[1].is_none() {
+            cx.missing("content", "SamplingMessage");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("role");
             <Role as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -19303,20 +20106,20 @@ impl __p::Shape for Annotations {
 impl __v::Validate for Annotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        cx.required(o, &[], "Annotations");
-        if let Some(x) = o.get("audience") {
+        let __f = [o.get("audience"), o.get("priority"), o.get("lastModified")];
+        if let Some(x) = __f[0] {
             cx.push_key("audience");
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("priority") {
+        if let Some(x) = __f[1] {
             cx.push_key("priority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
             cx.pop();
         }
-        if let Some(x) = o.get("lastModified") {
+        if let Some(x) = __f[2] {
             cx.push_key("lastModified");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -19637,23 +20440,29 @@ impl __p::Shape for TextContent {
 impl __v::Validate for TextContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        cx.required(o, &["type", "text"], "TextContent");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("text"), o.get("annotations"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("type", "TextContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("text", "TextContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("text"));
             cx.pop();
         }
-        if let Some(x) = o.get("text") {
+        if let Some(x) = __f[1] {
             cx.push_key("text");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[2] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[3] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -19795,29 +20604,44 @@ impl __p::Shape for ImageContent {
 impl __v::Validate for ImageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "ImageContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ImageContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("data", "ImageContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("mimeType", "ImageContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("image"));
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[1] {
             cx.push_key("data");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "byte");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[2] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[3] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[4] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -19959,29 +20783,44 @@ impl __p::Shape for AudioContent {
 impl __v::Validate for AudioContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "AudioContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "AudioContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("data", "AudioContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("mimeType", "AudioContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("audio"));
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[1] {
             cx.push_key("data");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "byte");
             cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
+        if let Some(x) = __f[2] {
             cx.push_key("mimeType");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
+        if let Some(x) = __f[3] {
             cx.push_key("annotations");
             <Annotations as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[4] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -20131,28 +20970,46 @@ impl __p::Shape for ToolUseContent {
 impl __v::Validate for ToolUseContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolUseContent") else { return };
-        cx.required(o, &["type", "id", "name", "input"], "ToolUseContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("id"),
+            o.get("name"),
+            o.get("input"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolUseContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "ToolUseContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("name", "ToolUseContent");
+        }
+        if __f[3].is_none() {
+            cx.missing("input", "ToolUseContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("tool_use"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("name") {
+        if let Some(x) = __f[2] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("input") {
+        if let Some(x) = __f[3] {
             cx.push_key("input");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[4] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -20330,33 +21187,49 @@ impl __p::Shape for ToolResultContent {
 impl __v::Validate for ToolResultContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
-        cx.required(o, &["type", "toolUseId", "content"], "ToolResultContent");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("toolUseId"),
+            o.get("content"),
+            o.get("structuredContent"),
+            o.get("isError"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolResultContent");
+        }
+        if __f[1].is_none() {
+            cx.missing("toolUseId", "ToolResultContent");
+        }
+        if __f[2].is_none() {
+            cx.missing("content", "ToolResultContent");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("tool_result"));
             cx.pop();
         }
-        if let Some(x) = o.get("toolUseId") {
+        if let Some(x) = __f[1] {
             cx.push_key("toolUseId");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[2] {
             cx.push_key("content");
             <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
+        if let Some(x) = __f[3] {
             cx.push_key("structuredContent");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("isError") {
+        if let Some(x) = __f[4] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[5] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -20524,27 +21397,32 @@ impl __p::Shape for ModelPreferences {
 impl __v::Validate for ModelPreferences {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        cx.required(o, &[], "ModelPreferences");
-        if let Some(x) = o.get("hints") {
+        let __f = [
+            o.get("hints"),
+            o.get("costPriority"),
+            o.get("speedPriority"),
+            o.get("intelligencePriority"),
+        ];
+        if let Some(x) = __f[0] {
             cx.push_key("hints");
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("costPriority") {
+        if let Some(x) = __f[1] {
             cx.push_key("costPriority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
             cx.pop();
         }
-        if let Some(x) = o.get("speedPriority") {
+        if let Some(x) = __f[2] {
             cx.push_key("speedPriority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
             cx.pop();
         }
-        if let Some(x) = o.get("intelligencePriority") {
+        if let Some(x) = __f[3] {
             cx.push_key("intelligencePriority");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
@@ -20643,8 +21521,8 @@ impl __p::Shape for ModelHint {
 impl __v::Validate for ModelHint {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        cx.required(o, &[], "ModelHint");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name")];
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -20784,8 +21662,17 @@ impl __p::Shape for CompleteRequestParams {
 impl __v::Validate for CompleteRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        cx.required(o, &["_meta", "ref", "argument"], "CompleteRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("ref"), o.get("argument"), o.get("context")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "CompleteRequestParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("ref", "CompleteRequestParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("argument", "CompleteRequestParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -20802,17 +21689,17 @@ impl __v::Validate for CompleteRequestParams {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("ref") {
+        if let Some(x) = __f[1] {
             cx.push_key("ref");
             <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("argument") {
+        if let Some(x) = __f[2] {
             cx.push_key("argument");
             <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("context") {
+        if let Some(x) = __f[3] {
             cx.push_key("context");
             <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -21081,13 +21968,19 @@ impl __p::Shape for CompleteRequestParamsArgument {
 impl __v::Validate for CompleteRequestParamsArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("value")];
+        if __f[0].is_none() {
+            cx.missing("name", "CompleteRequestParamsArgument");
+        }
+        if __f[1].is_none() {
+            cx.missing("value", "CompleteRequestParamsArgument");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("value") {
+        if let Some(x) = __f[1] {
             cx.push_key("value");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -21177,8 +22070,8 @@ impl __p::Shape for CompleteRequestParamsContext {
 impl __v::Validate for CompleteRequestParamsContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
-        cx.required(o, &[], "CompleteRequestParamsContext");
-        if let Some(x) = o.get("arguments") {
+        let __f = [o.get("arguments")];
+        if let Some(x) = __f[0] {
             cx.push_key("arguments");
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -21316,23 +22209,35 @@ impl __p::Shape for CompleteRequest {
 impl __v::Validate for CompleteRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CompleteRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CompleteRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "CompleteRequest");
+        }
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CompleteRequest");
+        }
+        if __f[3].is_none() {
+            cx.missing("id", "CompleteRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("completion/complete"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("jsonrpc") {
+        if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[3] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -21464,8 +22369,14 @@ impl __p::Shape for CompleteResult {
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        cx.required(o, &["resultType", "completion"], "CompleteResult");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta"), o.get("resultType"), o.get("completion")];
+        if __f[1].is_none() {
+            cx.missing("resultType", "CompleteResult");
+        }
+        if __f[2].is_none() {
+            cx.missing("completion", "CompleteResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
@@ -21476,12 +22387,12 @@ impl __v::Validate for CompleteResult {
             );
             cx.pop();
         }
-        if let Some(x) = o.get("resultType") {
+        if let Some(x) = __f[1] {
             cx.push_key("resultType");
             <ResultType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("completion") {
+        if let Some(x) = __f[2] {
             cx.push_key("completion");
             <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -21603,19 +22514,22 @@ impl __p::Shape for CompleteResultCompletion {
 impl __v::Validate for CompleteResultCompletion {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        cx.required(o, &["values"], "CompleteResultCompletion");
-        if let Some(x) = o.get("values") {
+        let __f = [o.get("values"), o.get("total"), o.get("hasMore")];
+        if __f[0].is_none() {
+            cx.missing("values", "CompleteResultCompletion");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("values");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.max_items(x, 100usize);
             cx.pop();
         }
-        if let Some(x) = o.get("total") {
+        if let Some(x) = __f[1] {
             cx.push_key("total");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("hasMore") {
+        if let Some(x) = __f[2] {
             cx.push_key("hasMore");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -21741,18 +22655,27 @@ impl __p::Shape for CompleteResultResponse {
 impl __v::Validate for CompleteResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "CompleteResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "CompleteResultResponse");
+        }
+        if __f[1].is_none() {
+            cx.missing("id", "CompleteResultResponse");
+        }
+        if __f[2].is_none() {
+            cx.missing("result", "CompleteResultResponse");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
             cx.pop();
         }
-        if let Some(x) = o.get("id") {
+        if let Some(x) = __f[1] {
             cx.push_key("id");
             <RequestId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("result") {
+        if let Some(x) = __f[2] {
             cx.push_key("result");
             <CompleteResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -21869,13 +22792,19 @@ impl __p::Shape for ResourceTemplateReference {
 impl __v::Validate for ResourceTemplateReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
-        cx.required(o, &["type", "uri"], "ResourceTemplateReference");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("type", "ResourceTemplateReference");
+        }
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceTemplateReference");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("ref/resource"));
             cx.pop();
         }
-        if let Some(x) = o.get("uri") {
+        if let Some(x) = __f[1] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri-template");
@@ -22003,18 +22932,24 @@ impl __p::Shape for PromptReference {
 impl __v::Validate for PromptReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        cx.required(o, &["name", "type"], "PromptReference");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("title"), o.get("type")];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptReference");
+        }
+        if __f[2].is_none() {
+            cx.missing("type", "PromptReference");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[2] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("ref/prompt"));
             cx.pop();
@@ -22125,13 +23060,16 @@ impl __p::Shape for ListRootsRequest {
 impl __v::Validate for ListRootsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        cx.required(o, &["method"], "ListRootsRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListRootsRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("roots/list"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ListRootsRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -22220,8 +23158,8 @@ impl __p::Shape for ListRootsRequestParams {
 impl __v::Validate for ListRootsRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequestParams") else { return };
-        cx.required(o, &[], "ListRootsRequestParams");
-        if let Some(x) = o.get("_meta") {
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -22323,8 +23261,11 @@ impl __p::Shape for ListRootsResult {
 impl __v::Validate for ListRootsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        cx.required(o, &["roots"], "ListRootsResult");
-        if let Some(x) = o.get("roots") {
+        let __f = [o.get("roots")];
+        if __f[0].is_none() {
+            cx.missing("roots", "ListRootsResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("roots");
             <Vec<Root> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -22448,19 +23389,22 @@ impl __p::Shape for Root {
 impl __v::Validate for Root {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        cx.required(o, &["uri"], "Root");
-        if let Some(x) = o.get("uri") {
+        let __f = [o.get("uri"), o.get("name"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "Root");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = o.get("name") {
+        if let Some(x) = __f[1] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
+        if let Some(x) = __f[2] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
@@ -22601,18 +23545,24 @@ impl __p::Shape for ElicitRequestFormParams {
 impl __v::Validate for ElicitRequestFormParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
-        cx.required(o, &["message", "requestedSchema"], "ElicitRequestFormParams");
-        if let Some(x) = o.get("mode") {
+        let __f = [o.get("mode"), o.get("message"), o.get("requestedSchema")];
+        if __f[1].is_none() {
+            cx.missing("message", "ElicitRequestFormParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("requestedSchema", "ElicitRequestFormParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("mode");
             cx.literal(x, __p::Lit::Str("form"));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("requestedSchema") {
+        if let Some(x) = __f[2] {
             cx.push_key("requestedSchema");
             <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
                 x,
@@ -22750,22 +23700,29 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         let Some(o) = cx.object(v, "ElicitRequestFormParamsRequestedSchema") else {
             return
         };
-        cx.required(
-            o,
-            &["type", "properties"],
-            "ElicitRequestFormParamsRequestedSchema",
-        );
-        if let Some(x) = o.get("$schema") {
+        let __f = [
+            o.get("$schema"),
+            o.get("type"),
+            o.get("properties"),
+            o.get("required"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("type", "ElicitRequestFormParamsRequestedSchema");
+        }
+        if __f[2].is_none() {
+            cx.missing("properties", "ElicitRequestFormParamsRequestedSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("$schema");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("type") {
+        if let Some(x) = __f[1] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("object"));
             cx.pop();
         }
-        if let Some(x) = o.get("properties") {
+        if let Some(x) = __f[2] {
             cx.push_key("properties");
             <BTreeMap<
                 String,
@@ -22773,7 +23730,7 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
             > as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("required") {
+        if let Some(x) = __f[3] {
             cx.push_key("required");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -22898,18 +23855,27 @@ impl __p::Shape for ElicitRequestURLParams {
 impl __v::Validate for ElicitRequestURLParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
-        cx.required(o, &["mode", "message", "url"], "ElicitRequestURLParams");
-        if let Some(x) = o.get("mode") {
+        let __f = [o.get("mode"), o.get("message"), o.get("url")];
+        if __f[0].is_none() {
+            cx.missing("mode", "ElicitRequestURLParams");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "ElicitRequestURLParams");
+        }
+        if __f[2].is_none() {
+            cx.missing("url", "ElicitRequestURLParams");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("mode");
             cx.literal(x, __p::Lit::Str("url"));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("url") {
+        if let Some(x) = __f[2] {
             cx.push_key("url");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
@@ -23180,13 +24146,19 @@ impl __p::Shape for ElicitRequest {
 impl __v::Validate for ElicitRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
-        cx.required(o, &["method", "params"], "ElicitRequest");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ElicitRequest");
+        }
+        if __f[1].is_none() {
+            cx.missing("params", "ElicitRequest");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("elicitation/create"));
             cx.pop();
         }
-        if let Some(x) = o.get("params") {
+        if let Some(x) = __f[1] {
             cx.push_key("params");
             <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -23440,38 +24412,49 @@ impl __p::Shape for StringSchema {
 impl __v::Validate for StringSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "StringSchema") else { return };
-        cx.required(o, &["type"], "StringSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minLength"),
+            o.get("maxLength"),
+            o.get("format"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "StringSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minLength") {
+        if let Some(x) = __f[3] {
             cx.push_key("minLength");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxLength") {
+        if let Some(x) = __f[4] {
             cx.push_key("maxLength");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("format") {
+        if let Some(x) = __f[5] {
             cx.push_key("format");
             <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[6] {
             cx.push_key("default");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -23724,33 +24707,43 @@ impl __p::Shape for NumberSchema {
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
-        cx.required(o, &["type"], "NumberSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minimum"),
+            o.get("maximum"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "NumberSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             <NumberSchemaType as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minimum") {
+        if let Some(x) = __f[3] {
             cx.push_key("minimum");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maximum") {
+        if let Some(x) = __f[4] {
             cx.push_key("maximum");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[5] {
             cx.push_key("default");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -23962,23 +24955,31 @@ impl __p::Shape for BooleanSchema {
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
-        cx.required(o, &["type"], "BooleanSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "BooleanSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("boolean"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[3] {
             cx.push_key("default");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -24125,28 +25126,40 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
 impl __v::Validate for UntitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
-        cx.required(o, &["type", "enum"], "UntitledSingleSelectEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("enum"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledSingleSelectEnumSchema");
+        }
+        if __f[3].is_none() {
+            cx.missing("enum", "UntitledSingleSelectEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("enum") {
+        if let Some(x) = __f[3] {
             cx.push_key("enum");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[4] {
             cx.push_key("default");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -24297,30 +25310,42 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
 impl __v::Validate for TitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
-        cx.required(o, &["type", "oneOf"], "TitledSingleSelectEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("oneOf"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "TitledSingleSelectEnumSchema");
+        }
+        if __f[3].is_none() {
+            cx.missing("oneOf", "TitledSingleSelectEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("oneOf") {
+        if let Some(x) = __f[3] {
             cx.push_key("oneOf");
             <Vec<
                 TitledSingleSelectEnumSchemaOneOfItem,
             > as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[4] {
             cx.push_key("default");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -24430,13 +25455,19 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchemaOneOfItem") else {
             return
         };
-        cx.required(o, &["const", "title"], "TitledSingleSelectEnumSchemaOneOfItem");
-        if let Some(x) = o.get("const") {
+        let __f = [o.get("const"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("const", "TitledSingleSelectEnumSchemaOneOfItem");
+        }
+        if __f[1].is_none() {
+            cx.missing("title", "TitledSingleSelectEnumSchemaOneOfItem");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("const");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -24704,38 +25735,52 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
 impl __v::Validate for UntitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
-        cx.required(o, &["type", "items"], "UntitledMultiSelectEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minItems"),
+            o.get("maxItems"),
+            o.get("items"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledMultiSelectEnumSchema");
+        }
+        if __f[5].is_none() {
+            cx.missing("items", "UntitledMultiSelectEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("array"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minItems") {
+        if let Some(x) = __f[3] {
             cx.push_key("minItems");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxItems") {
+        if let Some(x) = __f[4] {
             cx.push_key("maxItems");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("items") {
+        if let Some(x) = __f[5] {
             cx.push_key("items");
             <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[6] {
             cx.push_key("default");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -24845,13 +25890,19 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
 impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
-        cx.required(o, &["type", "enum"], "UntitledMultiSelectEnumSchemaItems");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("enum")];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledMultiSelectEnumSchemaItems");
+        }
+        if __f[1].is_none() {
+            cx.missing("enum", "UntitledMultiSelectEnumSchemaItems");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("enum") {
+        if let Some(x) = __f[1] {
             cx.push_key("enum");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -25021,38 +26072,52 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
 impl __v::Validate for TitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
-        cx.required(o, &["type", "items"], "TitledMultiSelectEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minItems"),
+            o.get("maxItems"),
+            o.get("items"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "TitledMultiSelectEnumSchema");
+        }
+        if __f[5].is_none() {
+            cx.missing("items", "TitledMultiSelectEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("array"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("minItems") {
+        if let Some(x) = __f[3] {
             cx.push_key("minItems");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("maxItems") {
+        if let Some(x) = __f[4] {
             cx.push_key("maxItems");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("items") {
+        if let Some(x) = __f[5] {
             cx.push_key("items");
             <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[6] {
             cx.push_key("default");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -25162,13 +26227,19 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItemsAnyOfItem") else {
             return
         };
-        cx.required(o, &["const", "title"], "TitledMultiSelectEnumSchemaItemsAnyOfItem");
-        if let Some(x) = o.get("const") {
+        let __f = [o.get("const"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("const", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
+        }
+        if __f[1].is_none() {
+            cx.missing("title", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("const");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -25272,8 +26343,11 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItems {
 impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
-        cx.required(o, &["anyOf"], "TitledMultiSelectEnumSchemaItems");
-        if let Some(x) = o.get("anyOf") {
+        let __f = [o.get("anyOf")];
+        if __f[0].is_none() {
+            cx.missing("anyOf", "TitledMultiSelectEnumSchemaItems");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("anyOf");
             <Vec<
                 TitledMultiSelectEnumSchemaItemsAnyOfItem,
@@ -25525,33 +26599,46 @@ impl __p::Shape for LegacyTitledEnumSchema {
 impl __v::Validate for LegacyTitledEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
-        cx.required(o, &["type", "enum"], "LegacyTitledEnumSchema");
-        if let Some(x) = o.get("type") {
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("enum"),
+            o.get("enumNames"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "LegacyTitledEnumSchema");
+        }
+        if __f[3].is_none() {
+            cx.missing("enum", "LegacyTitledEnumSchema");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("string"));
             cx.pop();
         }
-        if let Some(x) = o.get("title") {
+        if let Some(x) = __f[1] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("description") {
+        if let Some(x) = __f[2] {
             cx.push_key("description");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("enum") {
+        if let Some(x) = __f[3] {
             cx.push_key("enum");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("enumNames") {
+        if let Some(x) = __f[4] {
             cx.push_key("enumNames");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("default") {
+        if let Some(x) = __f[5] {
             cx.push_key("default");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -25778,13 +26865,16 @@ impl __p::Shape for ElicitResult {
 impl __v::Validate for ElicitResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
-        cx.required(o, &["action"], "ElicitResult");
-        if let Some(x) = o.get("action") {
+        let __f = [o.get("action"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("action", "ElicitResult");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("action");
             <ElicitResultAction as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("content") {
+        if let Some(x) = __f[1] {
             cx.push_key("content");
             <BTreeMap<
                 String,

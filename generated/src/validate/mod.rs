@@ -272,9 +272,14 @@ impl<'v> Cx<'v> {
     pub fn required(&mut self, o: &JsonObject, keys: &[&str], what: &str) {
         for k in keys {
             if !o.contains_key(*k) {
-                self.error("required", format!("{what} requires `{k}`"));
+                self.missing(k, what);
             }
         }
+    }
+
+    /// Reports one missing required key (generated code has already looked it up).
+    pub fn missing(&mut self, key: &str, what: &str) {
+        self.error("required", format!("{what} requires `{key}`"));
     }
 
     /// Checks a field the schema fixes to one value.

@@ -93,8 +93,11 @@ impl __p::Shape for Named {
 impl __v::Validate for Named {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Named") else { return };
-        cx.required(o, &["name"], "Named");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name")];
+        if __f[0].is_none() {
+            cx.missing("name", "Named");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -178,8 +181,8 @@ impl __p::Shape for Toggle {
 impl __v::Validate for Toggle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Toggle") else { return };
-        cx.required(o, &[], "Toggle");
-        if let Some(x) = o.get("enabled") {
+        let __f = [o.get("enabled")];
+        if let Some(x) = __f[0] {
             cx.push_key("enabled");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -271,8 +274,11 @@ impl __p::Shape for Coloured {
 impl __v::Validate for Coloured {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Coloured") else { return };
-        cx.required(o, &["colour"], "Coloured");
-        if let Some(x) = o.get("colour") {
+        let __f = [o.get("colour")];
+        if __f[0].is_none() {
+            cx.missing("colour", "Coloured");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("colour");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -389,23 +395,32 @@ impl __p::Shape for Lamp {
 impl __v::Validate for Lamp {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Lamp") else { return };
-        cx.required(o, &["name", "colour", "watts"], "Lamp");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("enabled"), o.get("colour"), o.get("watts")];
+        if __f[0].is_none() {
+            cx.missing("name", "Lamp");
+        }
+        if __f[2].is_none() {
+            cx.missing("colour", "Lamp");
+        }
+        if __f[3].is_none() {
+            cx.missing("watts", "Lamp");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("enabled") {
+        if let Some(x) = __f[1] {
             cx.push_key("enabled");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("colour") {
+        if let Some(x) = __f[2] {
             cx.push_key("colour");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("watts") {
+        if let Some(x) = __f[3] {
             cx.push_key("watts");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();

@@ -121,23 +121,37 @@ impl __p::Shape for Parcel {
 impl __v::Validate for Parcel {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Parcel") else { return };
-        cx.required(o, &["sender", "recipient", "weight"], "Parcel");
-        if let Some(x) = o.get("sender") {
+        let __f = [
+            o.get("sender"),
+            o.get("recipient"),
+            o.get("weight"),
+            o.get("fragile"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("sender", "Parcel");
+        }
+        if __f[1].is_none() {
+            cx.missing("recipient", "Parcel");
+        }
+        if __f[2].is_none() {
+            cx.missing("weight", "Parcel");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("sender");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("recipient") {
+        if let Some(x) = __f[1] {
             cx.push_key("recipient");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("weight") {
+        if let Some(x) = __f[2] {
             cx.push_key("weight");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("fragile") {
+        if let Some(x) = __f[3] {
             cx.push_key("fragile");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -247,18 +261,24 @@ impl __p::Shape for Sample {
 impl __v::Validate for Sample {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sample") else { return };
-        cx.required(o, &["weight", "scale"], "Sample");
-        if let Some(x) = o.get("weight") {
+        let __f = [o.get("weight"), o.get("fragile"), o.get("scale")];
+        if __f[0].is_none() {
+            cx.missing("weight", "Sample");
+        }
+        if __f[2].is_none() {
+            cx.missing("scale", "Sample");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("weight");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("fragile") {
+        if let Some(x) = __f[1] {
             cx.push_key("fragile");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("scale") {
+        if let Some(x) = __f[2] {
             cx.push_key("scale");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();

@@ -113,18 +113,21 @@ impl __p::Shape for Shape {
 impl __v::Validate for Shape {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shape") else { return };
-        cx.required(o, &["kind"], "Shape");
-        if let Some(x) = o.get("kind") {
+        let __f = [o.get("kind"), o.get("corners"), o.get("colour")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Shape");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("kind");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("corners") {
+        if let Some(x) = __f[1] {
             cx.push_key("corners");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("colour") {
+        if let Some(x) = __f[2] {
             cx.push_key("colour");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -244,18 +247,24 @@ impl __p::Shape for Triangle {
 impl __v::Validate for Triangle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Triangle") else { return };
-        cx.required(o, &["kind", "corners"], "Triangle");
-        if let Some(x) = o.get("kind") {
+        let __f = [o.get("kind"), o.get("corners"), o.get("colour")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Triangle");
+        }
+        if __f[1].is_none() {
+            cx.missing("corners", "Triangle");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("kind");
             cx.literal(x, __p::Lit::Str("triangle"));
             cx.pop();
         }
-        if let Some(x) = o.get("corners") {
+        if let Some(x) = __f[1] {
             cx.push_key("corners");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("colour") {
+        if let Some(x) = __f[2] {
             cx.push_key("colour");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();

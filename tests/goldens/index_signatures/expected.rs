@@ -94,8 +94,11 @@ impl __p::Shape for Loose {
 impl __v::Validate for Loose {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Loose") else { return };
-        cx.required(o, &["id"], "Loose");
-        if let Some(x) = o.get("id") {
+        let __f = [o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("id", "Loose");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("id");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -187,8 +190,11 @@ impl __p::Shape for Counts {
 impl __v::Validate for Counts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Counts") else { return };
-        cx.required(o, &["total"], "Counts");
-        if let Some(x) = o.get("total") {
+        let __f = [o.get("total")];
+        if __f[0].is_none() {
+            cx.missing("total", "Counts");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("total");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -301,13 +307,16 @@ impl __p::Shape for Holder {
 impl __v::Validate for Holder {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Holder") else { return };
-        cx.required(o, &["settings"], "Holder");
-        if let Some(x) = o.get("settings") {
+        let __f = [o.get("settings"), o.get("weights")];
+        if __f[0].is_none() {
+            cx.missing("settings", "Holder");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("settings");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("weights") {
+        if let Some(x) = __f[1] {
             cx.push_key("weights");
             <BTreeMap<String, i64> as __v::Validate>::validate_json(x, cx);
             cx.pop();

@@ -92,8 +92,11 @@ impl __p::Shape for Circle {
 impl __v::Validate for Circle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Circle") else { return };
-        cx.required(o, &["radius"], "Circle");
-        if let Some(x) = o.get("radius") {
+        let __f = [o.get("radius")];
+        if __f[0].is_none() {
+            cx.missing("radius", "Circle");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("radius");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -184,8 +187,11 @@ impl __p::Shape for Square {
 impl __v::Validate for Square {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Square") else { return };
-        cx.required(o, &["side"], "Square");
-        if let Some(x) = o.get("side") {
+        let __f = [o.get("side")];
+        if __f[0].is_none() {
+            cx.missing("side", "Square");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("side");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -297,18 +303,24 @@ impl __p::Shape for Drawing {
 impl __v::Validate for Drawing {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Drawing") else { return };
-        cx.required(o, &["canvas", "shapes"], "Drawing");
-        if let Some(x) = o.get("canvas") {
+        let __f = [o.get("canvas"), o.get("shapes"), o.get("layers")];
+        if __f[0].is_none() {
+            cx.missing("canvas", "Drawing");
+        }
+        if __f[1].is_none() {
+            cx.missing("shapes", "Drawing");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("canvas");
             <DrawingCanvas as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("shapes") {
+        if let Some(x) = __f[1] {
             cx.push_key("shapes");
             <Vec<DrawingShapesItem> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("layers") {
+        if let Some(x) = __f[2] {
             cx.push_key("layers");
             <Vec<DrawingLayersItem> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -414,13 +426,19 @@ impl __p::Shape for DrawingCanvasMargin {
 impl __v::Validate for DrawingCanvasMargin {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingCanvasMargin") else { return };
-        cx.required(o, &["x", "y"], "DrawingCanvasMargin");
-        if let Some(x) = o.get("x") {
+        let __f = [o.get("x"), o.get("y")];
+        if __f[0].is_none() {
+            cx.missing("x", "DrawingCanvasMargin");
+        }
+        if __f[1].is_none() {
+            cx.missing("y", "DrawingCanvasMargin");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("x");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("y") {
+        if let Some(x) = __f[1] {
             cx.push_key("y");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -531,18 +549,24 @@ impl __p::Shape for DrawingCanvas {
 impl __v::Validate for DrawingCanvas {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingCanvas") else { return };
-        cx.required(o, &["width", "height"], "DrawingCanvas");
-        if let Some(x) = o.get("width") {
+        let __f = [o.get("width"), o.get("height"), o.get("margin")];
+        if __f[0].is_none() {
+            cx.missing("width", "DrawingCanvas");
+        }
+        if __f[1].is_none() {
+            cx.missing("height", "DrawingCanvas");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("width");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("height") {
+        if let Some(x) = __f[1] {
             cx.push_key("height");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("margin") {
+        if let Some(x) = __f[2] {
             cx.push_key("margin");
             <DrawingCanvasMargin as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -728,13 +752,16 @@ impl __p::Shape for DrawingLayersItem {
 impl __v::Validate for DrawingLayersItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingLayersItem") else { return };
-        cx.required(o, &["name"], "DrawingLayersItem");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("hidden")];
+        if __f[0].is_none() {
+            cx.missing("name", "DrawingLayersItem");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("hidden") {
+        if let Some(x) = __f[1] {
             cx.push_key("hidden");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();

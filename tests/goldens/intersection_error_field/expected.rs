@@ -111,18 +111,24 @@ impl __p::Shape for Error {
 impl __v::Validate for Error {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        cx.required(o, &["code", "message"], "Error");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "Error");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "Error");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <serde_json::Value as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -223,13 +229,19 @@ impl __p::Shape for OrderFailed {
 impl __v::Validate for OrderFailed {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailed") else { return };
-        cx.required(o, &["id", "error"], "OrderFailed");
-        if let Some(x) = o.get("id") {
+        let __f = [o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("id", "OrderFailed");
+        }
+        if __f[1].is_none() {
+            cx.missing("error", "OrderFailed");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("id");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("error") {
+        if let Some(x) = __f[1] {
             cx.push_key("error");
             <OrderFailedError as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -338,13 +350,16 @@ impl __p::Shape for OrderFailedErrorData {
 impl __v::Validate for OrderFailedErrorData {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailedErrorData") else { return };
-        cx.required(o, &["item"], "OrderFailedErrorData");
-        if let Some(x) = o.get("item") {
+        let __f = [o.get("item"), o.get("restock")];
+        if __f[0].is_none() {
+            cx.missing("item", "OrderFailedErrorData");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("item");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("restock") {
+        if let Some(x) = __f[1] {
             cx.push_key("restock");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -457,18 +472,27 @@ impl __p::Shape for OrderFailedError {
 impl __v::Validate for OrderFailedError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailedError") else { return };
-        cx.required(o, &["code", "message", "data"], "OrderFailedError");
-        if let Some(x) = o.get("code") {
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "OrderFailedError");
+        }
+        if __f[1].is_none() {
+            cx.missing("message", "OrderFailedError");
+        }
+        if __f[2].is_none() {
+            cx.missing("data", "OrderFailedError");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("code");
             cx.literal(x, __p::Lit::Int(-32050i64));
             cx.pop();
         }
-        if let Some(x) = o.get("message") {
+        if let Some(x) = __f[1] {
             cx.push_key("message");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("data") {
+        if let Some(x) = __f[2] {
             cx.push_key("data");
             <OrderFailedErrorData as __v::Validate>::validate_json(x, cx);
             cx.pop();

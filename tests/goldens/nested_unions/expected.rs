@@ -104,13 +104,19 @@ impl __p::Shape for Apple {
 impl __v::Validate for Apple {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Apple") else { return };
-        cx.required(o, &["kind", "crisp"], "Apple");
-        if let Some(x) = o.get("kind") {
+        let __f = [o.get("kind"), o.get("crisp")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Apple");
+        }
+        if __f[1].is_none() {
+            cx.missing("crisp", "Apple");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("kind");
             cx.literal(x, __p::Lit::Str("apple"));
             cx.pop();
         }
-        if let Some(x) = o.get("crisp") {
+        if let Some(x) = __f[1] {
             cx.push_key("crisp");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -187,8 +193,11 @@ impl __p::Shape for Pear {
 impl __v::Validate for Pear {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Pear") else { return };
-        cx.required(o, &["kind"], "Pear");
-        if let Some(x) = o.get("kind") {
+        let __f = [o.get("kind")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Pear");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("kind");
             cx.literal(x, __p::Lit::Str("pear"));
             cx.pop();
@@ -291,13 +300,19 @@ impl __p::Shape for Carrot {
 impl __v::Validate for Carrot {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Carrot") else { return };
-        cx.required(o, &["kind", "length"], "Carrot");
-        if let Some(x) = o.get("kind") {
+        let __f = [o.get("kind"), o.get("length")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Carrot");
+        }
+        if __f[1].is_none() {
+            cx.missing("length", "Carrot");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("kind");
             cx.literal(x, __p::Lit::Str("carrot"));
             cx.pop();
         }
-        if let Some(x) = o.get("length") {
+        if let Some(x) = __f[1] {
             cx.push_key("length");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -648,8 +663,11 @@ impl __p::Shape for Basket {
 impl __v::Validate for Basket {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Basket") else { return };
-        cx.required(o, &["items"], "Basket");
-        if let Some(x) = o.get("items") {
+        let __f = [o.get("items")];
+        if __f[0].is_none() {
+            cx.missing("items", "Basket");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("items");
             <Vec<Produce> as __v::Validate>::validate_json(x, cx);
             cx.pop();

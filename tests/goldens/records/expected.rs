@@ -93,8 +93,11 @@ impl __p::Shape for Seat {
 impl __v::Validate for Seat {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Seat") else { return };
-        cx.required(o, &["row"], "Seat");
-        if let Some(x) = o.get("row") {
+        let __f = [o.get("row")];
+        if __f[0].is_none() {
+            cx.missing("row", "Seat");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("row");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -206,18 +209,24 @@ impl __p::Shape for Theatre {
 impl __v::Validate for Theatre {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Theatre") else { return };
-        cx.required(o, &["seats", "sides"], "Theatre");
-        if let Some(x) = o.get("seats") {
+        let __f = [o.get("seats"), o.get("notes"), o.get("sides")];
+        if __f[0].is_none() {
+            cx.missing("seats", "Theatre");
+        }
+        if __f[2].is_none() {
+            cx.missing("sides", "Theatre");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("seats");
             <BTreeMap<String, Seat> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("notes") {
+        if let Some(x) = __f[1] {
             cx.push_key("notes");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("sides") {
+        if let Some(x) = __f[2] {
             cx.push_key("sides");
             <TheatreSides as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -311,13 +320,13 @@ impl __p::Shape for TheatreSides {
 impl __v::Validate for TheatreSides {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TheatreSides") else { return };
-        cx.required(o, &[], "TheatreSides");
-        if let Some(x) = o.get("left") {
+        let __f = [o.get("left"), o.get("right")];
+        if let Some(x) = __f[0] {
             cx.push_key("left");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("right") {
+        if let Some(x) = __f[1] {
             cx.push_key("right");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();

@@ -105,13 +105,16 @@ impl __p::Shape for Category {
 impl __v::Validate for Category {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Category") else { return };
-        cx.required(o, &["name"], "Category");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name"), o.get("parent")];
+        if __f[0].is_none() {
+            cx.missing("name", "Category");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("parent") {
+        if let Some(x) = __f[1] {
             cx.push_key("parent");
             <Box<Category> as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -210,13 +213,19 @@ impl __p::Shape for Num {
 impl __v::Validate for Num {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Num") else { return };
-        cx.required(o, &["kind", "value"], "Num");
-        if let Some(x) = o.get("kind") {
+        let __f = [o.get("kind"), o.get("value")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Num");
+        }
+        if __f[1].is_none() {
+            cx.missing("value", "Num");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("kind");
             cx.literal(x, __p::Lit::Str("num"));
             cx.pop();
         }
-        if let Some(x) = o.get("value") {
+        if let Some(x) = __f[1] {
             cx.push_key("value");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -329,18 +338,27 @@ impl __p::Shape for Sum {
 impl __v::Validate for Sum {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sum") else { return };
-        cx.required(o, &["kind", "left", "right"], "Sum");
-        if let Some(x) = o.get("kind") {
+        let __f = [o.get("kind"), o.get("left"), o.get("right")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Sum");
+        }
+        if __f[1].is_none() {
+            cx.missing("left", "Sum");
+        }
+        if __f[2].is_none() {
+            cx.missing("right", "Sum");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("kind");
             cx.literal(x, __p::Lit::Str("sum"));
             cx.pop();
         }
-        if let Some(x) = o.get("left") {
+        if let Some(x) = __f[1] {
             cx.push_key("left");
             <Box<Expr> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("right") {
+        if let Some(x) = __f[2] {
             cx.push_key("right");
             <Box<Expr> as __v::Validate>::validate_json(x, cx);
             cx.pop();

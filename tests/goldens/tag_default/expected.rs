@@ -109,13 +109,16 @@ impl __p::Shape for Done {
 impl __v::Validate for Done {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Done") else { return };
-        cx.required(o, &["output"], "Done");
-        if let Some(x) = o.get("status") {
+        let __f = [o.get("status"), o.get("output")];
+        if __f[1].is_none() {
+            cx.missing("output", "Done");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("status");
             cx.literal(x, __p::Lit::Str("done"));
             cx.pop();
         }
-        if let Some(x) = o.get("output") {
+        if let Some(x) = __f[1] {
             cx.push_key("output");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -223,13 +226,19 @@ impl __p::Shape for Pending {
 impl __v::Validate for Pending {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Pending") else { return };
-        cx.required(o, &["status", "retryAfter"], "Pending");
-        if let Some(x) = o.get("status") {
+        let __f = [o.get("status"), o.get("retryAfter")];
+        if __f[0].is_none() {
+            cx.missing("status", "Pending");
+        }
+        if __f[1].is_none() {
+            cx.missing("retryAfter", "Pending");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("status");
             cx.literal(x, __p::Lit::Str("pending"));
             cx.pop();
         }
-        if let Some(x) = o.get("retryAfter") {
+        if let Some(x) = __f[1] {
             cx.push_key("retryAfter");
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();

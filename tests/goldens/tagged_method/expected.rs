@@ -109,13 +109,19 @@ impl __p::Shape for OpenDoor {
 impl __v::Validate for OpenDoor {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OpenDoor") else { return };
-        cx.required(o, &["method", "door"], "OpenDoor");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("door")];
+        if __f[0].is_none() {
+            cx.missing("method", "OpenDoor");
+        }
+        if __f[1].is_none() {
+            cx.missing("door", "OpenDoor");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("door/open"));
             cx.pop();
         }
-        if let Some(x) = o.get("door") {
+        if let Some(x) = __f[1] {
             cx.push_key("door");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -235,18 +241,24 @@ impl __p::Shape for CloseDoor {
 impl __v::Validate for CloseDoor {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CloseDoor") else { return };
-        cx.required(o, &["method", "door"], "CloseDoor");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method"), o.get("door"), o.get("force")];
+        if __f[0].is_none() {
+            cx.missing("method", "CloseDoor");
+        }
+        if __f[1].is_none() {
+            cx.missing("door", "CloseDoor");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("door/close"));
             cx.pop();
         }
-        if let Some(x) = o.get("door") {
+        if let Some(x) = __f[1] {
             cx.push_key("door");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("force") {
+        if let Some(x) = __f[2] {
             cx.push_key("force");
             <bool as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -333,8 +345,11 @@ impl __p::Shape for RingBell {
 impl __v::Validate for RingBell {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RingBell") else { return };
-        cx.required(o, &["method"], "RingBell");
-        if let Some(x) = o.get("method") {
+        let __f = [o.get("method")];
+        if __f[0].is_none() {
+            cx.missing("method", "RingBell");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("method");
             cx.literal(x, __p::Lit::Str("bell/ring"));
             cx.pop();

@@ -100,13 +100,19 @@ impl __p::Shape for TextBlock {
 impl __v::Validate for TextBlock {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextBlock") else { return };
-        cx.required(o, &["type", "text"], "TextBlock");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("text")];
+        if __f[0].is_none() {
+            cx.missing("type", "TextBlock");
+        }
+        if __f[1].is_none() {
+            cx.missing("text", "TextBlock");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("text"));
             cx.pop();
         }
-        if let Some(x) = o.get("text") {
+        if let Some(x) = __f[1] {
             cx.push_key("text");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -220,18 +226,24 @@ impl __p::Shape for PictureBlock {
 impl __v::Validate for PictureBlock {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PictureBlock") else { return };
-        cx.required(o, &["type", "url"], "PictureBlock");
-        if let Some(x) = o.get("type") {
+        let __f = [o.get("type"), o.get("url"), o.get("alt")];
+        if __f[0].is_none() {
+            cx.missing("type", "PictureBlock");
+        }
+        if __f[1].is_none() {
+            cx.missing("url", "PictureBlock");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("type");
             cx.literal(x, __p::Lit::Str("picture"));
             cx.pop();
         }
-        if let Some(x) = o.get("url") {
+        if let Some(x) = __f[1] {
             cx.push_key("url");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("alt") {
+        if let Some(x) = __f[2] {
             cx.push_key("alt");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -323,8 +335,11 @@ impl __p::Shape for Page {
 impl __v::Validate for Page {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Page") else { return };
-        cx.required(o, &["blocks"], "Page");
-        if let Some(x) = o.get("blocks") {
+        let __f = [o.get("blocks")];
+        if __f[0].is_none() {
+            cx.missing("blocks", "Page");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("blocks");
             <Vec<PageBlocksItem> as __v::Validate>::validate_json(x, cx);
             cx.pop();

@@ -218,8 +218,11 @@ impl __p::Shape for Flag {
 impl __v::Validate for Flag {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Flag") else { return };
-        cx.required(o, &["name"], "Flag");
-        if let Some(x) = o.get("name") {
+        let __f = [o.get("name")];
+        if __f[0].is_none() {
+            cx.missing("name", "Flag");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
             cx.pop();
@@ -520,13 +523,16 @@ impl __p::Shape for Ticket {
 impl __v::Validate for Ticket {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Ticket") else { return };
-        cx.required(o, &["id"], "Ticket");
-        if let Some(x) = o.get("id") {
+        let __f = [o.get("id"), o.get("seat")];
+        if __f[0].is_none() {
+            cx.missing("id", "Ticket");
+        }
+        if let Some(x) = __f[0] {
             cx.push_key("id");
             <TicketId as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        if let Some(x) = o.get("seat") {
+        if let Some(x) = __f[1] {
             cx.push_key("seat");
             <TicketSeat as __v::Validate>::validate_json(x, cx);
             cx.pop();
