@@ -1588,614 +1588,463 @@ impl __p::Shape for McpUiStyles {
 impl __v::Validate for McpUiStyles {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiStyles") else { return };
-        cx.required(o, &[], "McpUiStyles");
-        if let Some(x) = o.get("--color-background-primary") {
-            cx.key(
-                "--color-background-primary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-background-secondary") {
-            cx.key(
-                "--color-background-secondary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-background-tertiary") {
-            cx.key(
-                "--color-background-tertiary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-background-inverse") {
-            cx.key(
-                "--color-background-inverse",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-background-ghost") {
-            cx.key(
-                "--color-background-ghost",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-background-info") {
-            cx.key(
-                "--color-background-info",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-background-danger") {
-            cx.key(
-                "--color-background-danger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-background-success") {
-            cx.key(
-                "--color-background-success",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-background-warning") {
-            cx.key(
-                "--color-background-warning",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-background-disabled") {
-            cx.key(
-                "--color-background-disabled",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-primary") {
-            cx.key(
-                "--color-text-primary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-secondary") {
-            cx.key(
-                "--color-text-secondary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-tertiary") {
-            cx.key(
-                "--color-text-tertiary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-inverse") {
-            cx.key(
-                "--color-text-inverse",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-ghost") {
-            cx.key(
-                "--color-text-ghost",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-info") {
-            cx.key(
-                "--color-text-info",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-danger") {
-            cx.key(
-                "--color-text-danger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-success") {
-            cx.key(
-                "--color-text-success",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-warning") {
-            cx.key(
-                "--color-text-warning",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-text-disabled") {
-            cx.key(
-                "--color-text-disabled",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-primary") {
-            cx.key(
-                "--color-border-primary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-secondary") {
-            cx.key(
-                "--color-border-secondary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-tertiary") {
-            cx.key(
-                "--color-border-tertiary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-inverse") {
-            cx.key(
-                "--color-border-inverse",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-ghost") {
-            cx.key(
-                "--color-border-ghost",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-info") {
-            cx.key(
-                "--color-border-info",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-danger") {
-            cx.key(
-                "--color-border-danger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-success") {
-            cx.key(
-                "--color-border-success",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-warning") {
-            cx.key(
-                "--color-border-warning",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-border-disabled") {
-            cx.key(
-                "--color-border-disabled",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-ring-primary") {
-            cx.key(
-                "--color-ring-primary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-ring-secondary") {
-            cx.key(
-                "--color-ring-secondary",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-ring-inverse") {
-            cx.key(
-                "--color-ring-inverse",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-ring-info") {
-            cx.key(
-                "--color-ring-info",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-ring-danger") {
-            cx.key(
-                "--color-ring-danger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-ring-success") {
-            cx.key(
-                "--color-ring-success",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--color-ring-warning") {
-            cx.key(
-                "--color-ring-warning",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-sans") {
-            cx.key(
-                "--font-sans",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-mono") {
-            cx.key(
-                "--font-mono",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-weight-normal") {
-            cx.key(
-                "--font-weight-normal",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-weight-medium") {
-            cx.key(
-                "--font-weight-medium",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-weight-semibold") {
-            cx.key(
-                "--font-weight-semibold",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-weight-bold") {
-            cx.key(
-                "--font-weight-bold",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-text-xs-size") {
-            cx.key(
-                "--font-text-xs-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-text-sm-size") {
-            cx.key(
-                "--font-text-sm-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-text-md-size") {
-            cx.key(
-                "--font-text-md-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-text-lg-size") {
-            cx.key(
-                "--font-text-lg-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-xs-size") {
-            cx.key(
-                "--font-heading-xs-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-sm-size") {
-            cx.key(
-                "--font-heading-sm-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-md-size") {
-            cx.key(
-                "--font-heading-md-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-lg-size") {
-            cx.key(
-                "--font-heading-lg-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-xl-size") {
-            cx.key(
-                "--font-heading-xl-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-2xl-size") {
-            cx.key(
-                "--font-heading-2xl-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-3xl-size") {
-            cx.key(
-                "--font-heading-3xl-size",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-text-xs-line-height") {
-            cx.key(
-                "--font-text-xs-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-text-sm-line-height") {
-            cx.key(
-                "--font-text-sm-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-text-md-line-height") {
-            cx.key(
-                "--font-text-md-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-text-lg-line-height") {
-            cx.key(
-                "--font-text-lg-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-xs-line-height") {
-            cx.key(
-                "--font-heading-xs-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-sm-line-height") {
-            cx.key(
-                "--font-heading-sm-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-md-line-height") {
-            cx.key(
-                "--font-heading-md-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-lg-line-height") {
-            cx.key(
-                "--font-heading-lg-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-xl-line-height") {
-            cx.key(
-                "--font-heading-xl-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-2xl-line-height") {
-            cx.key(
-                "--font-heading-2xl-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--font-heading-3xl-line-height") {
-            cx.key(
-                "--font-heading-3xl-line-height",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--border-radius-xs") {
-            cx.key(
-                "--border-radius-xs",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--border-radius-sm") {
-            cx.key(
-                "--border-radius-sm",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--border-radius-md") {
-            cx.key(
-                "--border-radius-md",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--border-radius-lg") {
-            cx.key(
-                "--border-radius-lg",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--border-radius-xl") {
-            cx.key(
-                "--border-radius-xl",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--border-radius-full") {
-            cx.key(
-                "--border-radius-full",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--border-width-regular") {
-            cx.key(
-                "--border-width-regular",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--shadow-hairline") {
-            cx.key(
-                "--shadow-hairline",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--shadow-sm") {
-            cx.key(
-                "--shadow-sm",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--shadow-md") {
-            cx.key(
-                "--shadow-md",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
-        }
-        if let Some(x) = o.get("--shadow-lg") {
-            cx.key(
-                "--shadow-lg",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("--color-background-primary"),
+            o.get("--color-background-secondary"),
+            o.get("--color-background-tertiary"),
+            o.get("--color-background-inverse"),
+            o.get("--color-background-ghost"),
+            o.get("--color-background-info"),
+            o.get("--color-background-danger"),
+            o.get("--color-background-success"),
+            o.get("--color-background-warning"),
+            o.get("--color-background-disabled"),
+            o.get("--color-text-primary"),
+            o.get("--color-text-secondary"),
+            o.get("--color-text-tertiary"),
+            o.get("--color-text-inverse"),
+            o.get("--color-text-ghost"),
+            o.get("--color-text-info"),
+            o.get("--color-text-danger"),
+            o.get("--color-text-success"),
+            o.get("--color-text-warning"),
+            o.get("--color-text-disabled"),
+            o.get("--color-border-primary"),
+            o.get("--color-border-secondary"),
+            o.get("--color-border-tertiary"),
+            o.get("--color-border-inverse"),
+            o.get("--color-border-ghost"),
+            o.get("--color-border-info"),
+            o.get("--color-border-danger"),
+            o.get("--color-border-success"),
+            o.get("--color-border-warning"),
+            o.get("--color-border-disabled"),
+            o.get("--color-ring-primary"),
+            o.get("--color-ring-secondary"),
+            o.get("--color-ring-inverse"),
+            o.get("--color-ring-info"),
+            o.get("--color-ring-danger"),
+            o.get("--color-ring-success"),
+            o.get("--color-ring-warning"),
+            o.get("--font-sans"),
+            o.get("--font-mono"),
+            o.get("--font-weight-normal"),
+            o.get("--font-weight-medium"),
+            o.get("--font-weight-semibold"),
+            o.get("--font-weight-bold"),
+            o.get("--font-text-xs-size"),
+            o.get("--font-text-sm-size"),
+            o.get("--font-text-md-size"),
+            o.get("--font-text-lg-size"),
+            o.get("--font-heading-xs-size"),
+            o.get("--font-heading-sm-size"),
+            o.get("--font-heading-md-size"),
+            o.get("--font-heading-lg-size"),
+            o.get("--font-heading-xl-size"),
+            o.get("--font-heading-2xl-size"),
+            o.get("--font-heading-3xl-size"),
+            o.get("--font-text-xs-line-height"),
+            o.get("--font-text-sm-line-height"),
+            o.get("--font-text-md-line-height"),
+            o.get("--font-text-lg-line-height"),
+            o.get("--font-heading-xs-line-height"),
+            o.get("--font-heading-sm-line-height"),
+            o.get("--font-heading-md-line-height"),
+            o.get("--font-heading-lg-line-height"),
+            o.get("--font-heading-xl-line-height"),
+            o.get("--font-heading-2xl-line-height"),
+            o.get("--font-heading-3xl-line-height"),
+            o.get("--border-radius-xs"),
+            o.get("--border-radius-sm"),
+            o.get("--border-radius-md"),
+            o.get("--border-radius-lg"),
+            o.get("--border-radius-xl"),
+            o.get("--border-radius-full"),
+            o.get("--border-width-regular"),
+            o.get("--shadow-hairline"),
+            o.get("--shadow-sm"),
+            o.get("--shadow-md"),
+            o.get("--shadow-lg"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("--color-background-primary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("--color-background-secondary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("--color-background-tertiary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("--color-background-inverse");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("--color-background-ghost");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("--color-background-info");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("--color-background-danger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("--color-background-success");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[8] {
+            cx.push_key("--color-background-warning");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[9] {
+            cx.push_key("--color-background-disabled");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[10] {
+            cx.push_key("--color-text-primary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[11] {
+            cx.push_key("--color-text-secondary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[12] {
+            cx.push_key("--color-text-tertiary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[13] {
+            cx.push_key("--color-text-inverse");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[14] {
+            cx.push_key("--color-text-ghost");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[15] {
+            cx.push_key("--color-text-info");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[16] {
+            cx.push_key("--color-text-danger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[17] {
+            cx.push_key("--color-text-success");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[18] {
+            cx.push_key("--color-text-warning");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[19] {
+            cx.push_key("--color-text-disabled");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[20] {
+            cx.push_key("--color-border-primary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[21] {
+            cx.push_key("--color-border-secondary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[22] {
+            cx.push_key("--color-border-tertiary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[23] {
+            cx.push_key("--color-border-inverse");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[24] {
+            cx.push_key("--color-border-ghost");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[25] {
+            cx.push_key("--color-border-info");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[26] {
+            cx.push_key("--color-border-danger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[27] {
+            cx.push_key("--color-border-success");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[28] {
+            cx.push_key("--color-border-warning");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[29] {
+            cx.push_key("--color-border-disabled");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[30] {
+            cx.push_key("--color-ring-primary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[31] {
+            cx.push_key("--color-ring-secondary");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[32] {
+            cx.push_key("--color-ring-inverse");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[33] {
+            cx.push_key("--color-ring-info");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[34] {
+            cx.push_key("--color-ring-danger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[35] {
+            cx.push_key("--color-ring-success");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[36] {
+            cx.push_key("--color-ring-warning");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[37] {
+            cx.push_key("--font-sans");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[38] {
+            cx.push_key("--font-mono");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[39] {
+            cx.push_key("--font-weight-normal");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[40] {
+            cx.push_key("--font-weight-medium");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[41] {
+            cx.push_key("--font-weight-semibold");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[42] {
+            cx.push_key("--font-weight-bold");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[43] {
+            cx.push_key("--font-text-xs-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[44] {
+            cx.push_key("--font-text-sm-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[45] {
+            cx.push_key("--font-text-md-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[46] {
+            cx.push_key("--font-text-lg-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[47] {
+            cx.push_key("--font-heading-xs-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[48] {
+            cx.push_key("--font-heading-sm-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[49] {
+            cx.push_key("--font-heading-md-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[50] {
+            cx.push_key("--font-heading-lg-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[51] {
+            cx.push_key("--font-heading-xl-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[52] {
+            cx.push_key("--font-heading-2xl-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[53] {
+            cx.push_key("--font-heading-3xl-size");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[54] {
+            cx.push_key("--font-text-xs-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[55] {
+            cx.push_key("--font-text-sm-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[56] {
+            cx.push_key("--font-text-md-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[57] {
+            cx.push_key("--font-text-lg-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[58] {
+            cx.push_key("--font-heading-xs-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[59] {
+            cx.push_key("--font-heading-sm-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[60] {
+            cx.push_key("--font-heading-md-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[61] {
+            cx.push_key("--font-heading-lg-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[62] {
+            cx.push_key("--font-heading-xl-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[63] {
+            cx.push_key("--font-heading-2xl-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[64] {
+            cx.push_key("--font-heading-3xl-line-height");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[65] {
+            cx.push_key("--border-radius-xs");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[66] {
+            cx.push_key("--border-radius-sm");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[67] {
+            cx.push_key("--border-radius-md");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[68] {
+            cx.push_key("--border-radius-lg");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[69] {
+            cx.push_key("--border-radius-xl");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[70] {
+            cx.push_key("--border-radius-full");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[71] {
+            cx.push_key("--border-width-regular");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[72] {
+            cx.push_key("--shadow-hairline");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[73] {
+            cx.push_key("--shadow-sm");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[74] {
+            cx.push_key("--shadow-md");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[75] {
+            cx.push_key("--shadow-lg");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2308,22 +2157,22 @@ impl __p::Shape for McpUiOpenLinkRequest {
 impl __v::Validate for McpUiOpenLinkRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiOpenLinkRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/open-link"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiOpenLinkRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiOpenLinkRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiOpenLinkRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/open-link"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiOpenLinkRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2418,14 +2267,14 @@ impl __p::Shape for McpUiOpenLinkRequestParams {
 impl __v::Validate for McpUiOpenLinkRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequestParams") else { return };
-        cx.required(o, &["url"], "McpUiOpenLinkRequestParams");
-        if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("url")];
+        if __f[0].is_none() {
+            cx.missing("url", "McpUiOpenLinkRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("url");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2514,14 +2363,11 @@ impl __p::Shape for McpUiOpenLinkResult {
 impl __v::Validate for McpUiOpenLinkResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkResult") else { return };
-        cx.required(o, &[], "McpUiOpenLinkResult");
-        if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("isError")];
+        if let Some(x) = __f[0] {
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2644,25 +2490,22 @@ impl __p::Shape for McpUiDownloadFileRequest {
 impl __v::Validate for McpUiDownloadFileRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiDownloadFileRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/download-file"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiDownloadFileRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiDownloadFileRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiDownloadFileRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/download-file"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiDownloadFileRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2825,24 +2668,19 @@ impl __v::Validate for McpUiDownloadFileRequestParamsContentsItem {
                 <crate::v2025_11_25::ResourceLink as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "McpUiDownloadFileRequestParamsContentsItem",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "McpUiDownloadFileRequestParamsContentsItem",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => {
                 cx.required(o, &["type"], "McpUiDownloadFileRequestParamsContentsItem")
@@ -2947,16 +2785,16 @@ impl __p::Shape for McpUiDownloadFileRequestParams {
 impl __v::Validate for McpUiDownloadFileRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequestParams") else { return };
-        cx.required(o, &["contents"], "McpUiDownloadFileRequestParams");
-        if let Some(x) = o.get("contents") {
-            cx.key(
-                "contents",
-                |cx| {
-                    <Vec<
-                        McpUiDownloadFileRequestParamsContentsItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("contents")];
+        if __f[0].is_none() {
+            cx.missing("contents", "McpUiDownloadFileRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("contents");
+            <Vec<
+                McpUiDownloadFileRequestParamsContentsItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3045,14 +2883,11 @@ impl __p::Shape for McpUiDownloadFileResult {
 impl __v::Validate for McpUiDownloadFileResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileResult") else { return };
-        cx.required(o, &[], "McpUiDownloadFileResult");
-        if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("isError")];
+        if let Some(x) = __f[0] {
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3165,22 +3000,22 @@ impl __p::Shape for McpUiMessageRequest {
 impl __v::Validate for McpUiMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiMessageRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/message"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiMessageRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiMessageRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiMessageRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/message"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiMessageRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3293,24 +3128,24 @@ impl __p::Shape for McpUiMessageRequestParams {
 impl __v::Validate for McpUiMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageRequestParams") else { return };
-        cx.required(o, &["role", "content"], "McpUiMessageRequestParams");
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("user"));
-                },
-            );
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "McpUiMessageRequestParams");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<
-                        crate::v2025_11_25::ContentBlock,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("content", "McpUiMessageRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("role");
+            cx.literal(x, __p::Lit::Str("user"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <Vec<
+                crate::v2025_11_25::ContentBlock,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3399,14 +3234,11 @@ impl __p::Shape for McpUiMessageResult {
 impl __v::Validate for McpUiMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageResult") else { return };
-        cx.required(o, &[], "McpUiMessageResult");
-        if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("isError")];
+        if let Some(x) = __f[0] {
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3521,22 +3353,22 @@ impl __p::Shape for McpUiSandboxProxyReadyNotification {
 impl __v::Validate for McpUiSandboxProxyReadyNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSandboxProxyReadyNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiSandboxProxyReadyNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiSandboxProxyReadyNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiSandboxProxyReadyNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3659,28 +3491,25 @@ impl __v::Validate for McpUiSandboxResourceReadyNotification {
         let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotification") else {
             return
         };
-        cx.required(o, &["method", "params"], "McpUiSandboxResourceReadyNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(
-                        x,
-                        __p::Lit::Str("ui/notifications/sandbox-resource-ready"),
-                    );
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiSandboxResourceReadyNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiSandboxResourceReadyNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiSandboxResourceReadyNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/sandbox-resource-ready"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiSandboxResourceReadyNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -3814,38 +3643,29 @@ impl __v::Validate for McpUiSandboxResourceReadyNotificationParams {
         let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotificationParams") else {
             return
         };
-        cx.required(o, &["html"], "McpUiSandboxResourceReadyNotificationParams");
-        if let Some(x) = o.get("html") {
-            cx.key(
-                "html",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("html"), o.get("sandbox"), o.get("csp"), o.get("permissions")];
+        if __f[0].is_none() {
+            cx.missing("html", "McpUiSandboxResourceReadyNotificationParams");
         }
-        if let Some(x) = o.get("sandbox") {
-            cx.key(
-                "sandbox",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("html");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("csp") {
-            cx.key(
-                "csp",
-                |cx| {
-                    <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("sandbox");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("permissions") {
-            cx.key(
-                "permissions",
-                |cx| {
-                    <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("csp");
+            <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("permissions");
+            <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3963,25 +3783,22 @@ impl __p::Shape for McpUiSizeChangedNotification {
 impl __v::Validate for McpUiSizeChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiSizeChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/size-changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiSizeChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiSizeChangedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiSizeChangedNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/size-changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiSizeChangedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4079,22 +3896,16 @@ impl __p::Shape for McpUiSizeChangedNotificationParams {
 impl __v::Validate for McpUiSizeChangedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotificationParams") else { return };
-        cx.required(o, &[], "McpUiSizeChangedNotificationParams");
-        if let Some(x) = o.get("width") {
-            cx.key(
-                "width",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("width"), o.get("height")];
+        if let Some(x) = __f[0] {
+            cx.push_key("width");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("height") {
-            cx.key(
-                "height",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("height");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4210,25 +4021,22 @@ impl __p::Shape for McpUiToolInputNotification {
 impl __v::Validate for McpUiToolInputNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiToolInputNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-input"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiToolInputNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiToolInputNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiToolInputNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/tool-input"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiToolInputNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4315,14 +4123,11 @@ impl __p::Shape for McpUiToolInputNotificationParams {
 impl __v::Validate for McpUiToolInputNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputNotificationParams") else { return };
-        cx.required(o, &[], "McpUiToolInputNotificationParams");
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("arguments")];
+        if let Some(x) = __f[0] {
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4439,25 +4244,25 @@ impl __p::Shape for McpUiToolInputPartialNotification {
 impl __v::Validate for McpUiToolInputPartialNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputPartialNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiToolInputPartialNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-input-partial"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiToolInputPartialNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiToolInputPartialNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiToolInputPartialNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/tool-input-partial"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiToolInputPartialNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4546,14 +4351,11 @@ impl __v::Validate for McpUiToolInputPartialNotificationParams {
         let Some(o) = cx.object(v, "McpUiToolInputPartialNotificationParams") else {
             return
         };
-        cx.required(o, &[], "McpUiToolInputPartialNotificationParams");
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("arguments")];
+        if let Some(x) = __f[0] {
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4670,25 +4472,22 @@ impl __p::Shape for McpUiToolResultNotification {
 impl __v::Validate for McpUiToolResultNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolResultNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiToolResultNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-result"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiToolResultNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <crate::v2025_11_25::CallToolResult as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiToolResultNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/tool-result"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <crate::v2025_11_25::CallToolResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4807,25 +4606,25 @@ impl __p::Shape for McpUiToolCancelledNotification {
 impl __v::Validate for McpUiToolCancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolCancelledNotification") else { return };
-        cx.required(o, &["method", "params"], "McpUiToolCancelledNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/tool-cancelled"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiToolCancelledNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiToolCancelledNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiToolCancelledNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/tool-cancelled"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiToolCancelledNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4914,14 +4713,11 @@ impl __v::Validate for McpUiToolCancelledNotificationParams {
         let Some(o) = cx.object(v, "McpUiToolCancelledNotificationParams") else {
             return
         };
-        cx.required(o, &[], "McpUiToolCancelledNotificationParams");
-        if let Some(x) = o.get("reason") {
-            cx.key(
-                "reason",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("reason")];
+        if let Some(x) = __f[0] {
+            cx.push_key("reason");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5003,14 +4799,11 @@ impl __p::Shape for McpUiHostCss {
 impl __v::Validate for McpUiHostCss {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCss") else { return };
-        cx.required(o, &[], "McpUiHostCss");
-        if let Some(x) = o.get("fonts") {
-            cx.key(
-                "fonts",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("fonts")];
+        if let Some(x) = __f[0] {
+            cx.push_key("fonts");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5103,22 +4896,16 @@ impl __p::Shape for McpUiHostStyles {
 impl __v::Validate for McpUiHostStyles {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostStyles") else { return };
-        cx.required(o, &[], "McpUiHostStyles");
-        if let Some(x) = o.get("variables") {
-            cx.key(
-                "variables",
-                |cx| {
-                    <McpUiStyles as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("variables"), o.get("css")];
+        if let Some(x) = __f[0] {
+            cx.push_key("variables");
+            <McpUiStyles as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("css") {
-            cx.key(
-                "css",
-                |cx| {
-                    <McpUiHostCss as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("css");
+            <McpUiHostCss as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5329,111 +5116,79 @@ impl __p::Shape for McpUiHostContext {
 impl __v::Validate for McpUiHostContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContext") else { return };
-        cx.required(o, &[], "McpUiHostContext");
-        if let Some(x) = o.get("toolInfo") {
-            cx.key(
-                "toolInfo",
-                |cx| {
-                    <McpUiHostContextToolInfo as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("toolInfo"),
+            o.get("theme"),
+            o.get("styles"),
+            o.get("displayMode"),
+            o.get("availableDisplayModes"),
+            o.get("containerDimensions"),
+            o.get("locale"),
+            o.get("timeZone"),
+            o.get("userAgent"),
+            o.get("platform"),
+            o.get("deviceCapabilities"),
+            o.get("safeAreaInsets"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("toolInfo");
+            <McpUiHostContextToolInfo as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("theme") {
-            cx.key(
-                "theme",
-                |cx| {
-                    <McpUiTheme as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("theme");
+            <McpUiTheme as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("styles") {
-            cx.key(
-                "styles",
-                |cx| {
-                    <McpUiHostStyles as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("styles");
+            <McpUiHostStyles as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("displayMode") {
-            cx.key(
-                "displayMode",
-                |cx| {
-                    <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("displayMode");
+            <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("availableDisplayModes") {
-            cx.key(
-                "availableDisplayModes",
-                |cx| {
-                    <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("availableDisplayModes");
+            <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("containerDimensions") {
-            cx.key(
-                "containerDimensions",
-                |cx| {
-                    <McpUiHostContextContainerDimensions as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("containerDimensions");
+            <McpUiHostContextContainerDimensions as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("locale") {
-            cx.key(
-                "locale",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("locale");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("timeZone") {
-            cx.key(
-                "timeZone",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[7] {
+            cx.push_key("timeZone");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("userAgent") {
-            cx.key(
-                "userAgent",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[8] {
+            cx.push_key("userAgent");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("platform") {
-            cx.key(
-                "platform",
-                |cx| {
-                    <McpUiHostContextPlatform as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[9] {
+            cx.push_key("platform");
+            <McpUiHostContextPlatform as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("deviceCapabilities") {
-            cx.key(
-                "deviceCapabilities",
-                |cx| {
-                    <McpUiHostContextDeviceCapabilities as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[10] {
+            cx.push_key("deviceCapabilities");
+            <McpUiHostContextDeviceCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("safeAreaInsets") {
-            cx.key(
-                "safeAreaInsets",
-                |cx| {
-                    <McpUiHostContextSafeAreaInsets as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[11] {
+            cx.push_key("safeAreaInsets");
+            <McpUiHostContextSafeAreaInsets as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5540,25 +5295,19 @@ impl __p::Shape for McpUiHostContextToolInfo {
 impl __v::Validate for McpUiHostContextToolInfo {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextToolInfo") else { return };
-        cx.required(o, &["tool"], "McpUiHostContextToolInfo");
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <crate::v2025_11_25::RequestId as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        let __f = [o.get("id"), o.get("tool")];
+        if __f[1].is_none() {
+            cx.missing("tool", "McpUiHostContextToolInfo");
         }
-        if let Some(x) = o.get("tool") {
-            cx.key(
-                "tool",
-                |cx| {
-                    <crate::v2025_11_25::Tool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("id");
+            <crate::v2025_11_25::RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("tool");
+            <crate::v2025_11_25::Tool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5678,38 +5427,31 @@ impl __v::Validate for McpUiHostContextContainerDimensions {
         let Some(o) = cx.object(v, "McpUiHostContextContainerDimensions") else {
             return
         };
-        cx.required(o, &[], "McpUiHostContextContainerDimensions");
-        if let Some(x) = o.get("height") {
-            cx.key(
-                "height",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("height"),
+            o.get("maxHeight"),
+            o.get("width"),
+            o.get("maxWidth"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("height");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxHeight") {
-            cx.key(
-                "maxHeight",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("maxHeight");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("width") {
-            cx.key(
-                "width",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("width");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxWidth") {
-            cx.key(
-                "maxWidth",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("maxWidth");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5911,22 +5653,16 @@ impl __p::Shape for McpUiHostContextDeviceCapabilities {
 impl __v::Validate for McpUiHostContextDeviceCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextDeviceCapabilities") else { return };
-        cx.required(o, &[], "McpUiHostContextDeviceCapabilities");
-        if let Some(x) = o.get("touch") {
-            cx.key(
-                "touch",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("touch"), o.get("hover")];
+        if let Some(x) = __f[0] {
+            cx.push_key("touch");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("hover") {
-            cx.key(
-                "hover",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("hover");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6052,42 +5788,38 @@ impl __p::Shape for McpUiHostContextSafeAreaInsets {
 impl __v::Validate for McpUiHostContextSafeAreaInsets {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextSafeAreaInsets") else { return };
-        cx.required(
-            o,
-            &["top", "right", "bottom", "left"],
-            "McpUiHostContextSafeAreaInsets",
-        );
-        if let Some(x) = o.get("top") {
-            cx.key(
-                "top",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("top"), o.get("right"), o.get("bottom"), o.get("left")];
+        if __f[0].is_none() {
+            cx.missing("top", "McpUiHostContextSafeAreaInsets");
         }
-        if let Some(x) = o.get("right") {
-            cx.key(
-                "right",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("right", "McpUiHostContextSafeAreaInsets");
         }
-        if let Some(x) = o.get("bottom") {
-            cx.key(
-                "bottom",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("bottom", "McpUiHostContextSafeAreaInsets");
         }
-        if let Some(x) = o.get("left") {
-            cx.key(
-                "left",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("left", "McpUiHostContextSafeAreaInsets");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("top");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("right");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("bottom");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("left");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6203,25 +5935,22 @@ impl __v::Validate for McpUiHostContextChangedNotification {
         let Some(o) = cx.object(v, "McpUiHostContextChangedNotification") else {
             return
         };
-        cx.required(o, &["method", "params"], "McpUiHostContextChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(
-                        x,
-                        __p::Lit::Str("ui/notifications/host-context-changed"),
-                    );
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiHostContextChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiHostContext as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiHostContextChangedNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/host-context-changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiHostContext as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6347,25 +6076,25 @@ impl __p::Shape for McpUiUpdateModelContextRequest {
 impl __v::Validate for McpUiUpdateModelContextRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiUpdateModelContextRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiUpdateModelContextRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/update-model-context"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiUpdateModelContextRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiUpdateModelContextRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiUpdateModelContextRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/update-model-context"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiUpdateModelContextRequestParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -6471,24 +6200,18 @@ impl __v::Validate for McpUiUpdateModelContextRequestParams {
         let Some(o) = cx.object(v, "McpUiUpdateModelContextRequestParams") else {
             return
         };
-        cx.required(o, &[], "McpUiUpdateModelContextRequestParams");
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<
-                        crate::v2025_11_25::ContentBlock,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("content"), o.get("structuredContent")];
+        if let Some(x) = __f[0] {
+            cx.push_key("content");
+            <Vec<
+                crate::v2025_11_25::ContentBlock,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("structuredContent");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6601,22 +6324,22 @@ impl __p::Shape for McpUiResourceTeardownRequest {
 impl __v::Validate for McpUiResourceTeardownRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceTeardownRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiResourceTeardownRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/resource-teardown"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiResourceTeardownRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiResourceTeardownRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/resource-teardown"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6759,54 +6482,43 @@ impl __v::Validate for McpUiSupportedContentBlockModalities {
         let Some(o) = cx.object(v, "McpUiSupportedContentBlockModalities") else {
             return
         };
-        cx.required(o, &[], "McpUiSupportedContentBlockModalities");
-        if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("text"),
+            o.get("image"),
+            o.get("audio"),
+            o.get("resource"),
+            o.get("resourceLink"),
+            o.get("structuredContent"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("text");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("image") {
-            cx.key(
-                "image",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("image");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("audio") {
-            cx.key(
-                "audio",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("audio");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("resource") {
-            cx.key(
-                "resource",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("resource");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("resourceLink") {
-            cx.key(
-                "resourceLink",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("resourceLink");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("structuredContent");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6915,22 +6627,19 @@ impl __p::Shape for McpUiRequestTeardownNotification {
 impl __v::Validate for McpUiRequestTeardownNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestTeardownNotification") else { return };
-        cx.required(o, &["method"], "McpUiRequestTeardownNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/request-teardown"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiRequestTeardownNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/request-teardown"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7137,107 +6846,76 @@ impl __p::Shape for McpUiHostCapabilities {
 impl __v::Validate for McpUiHostCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilities") else { return };
-        cx.required(o, &[], "McpUiHostCapabilities");
-        if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("experimental"),
+            o.get("openLinks"),
+            o.get("downloadFile"),
+            o.get("serverTools"),
+            o.get("serverResources"),
+            o.get("logging"),
+            o.get("sandbox"),
+            o.get("updateModelContext"),
+            o.get("message"),
+            o.get("sampling"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("openLinks") {
-            cx.key(
-                "openLinks",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("openLinks");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("downloadFile") {
-            cx.key(
-                "downloadFile",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("downloadFile");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("serverTools") {
-            cx.key(
-                "serverTools",
-                |cx| {
-                    <McpUiHostCapabilitiesServerTools as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("serverTools");
+            <McpUiHostCapabilitiesServerTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("serverResources") {
-            cx.key(
-                "serverResources",
-                |cx| {
-                    <McpUiHostCapabilitiesServerResources as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if let Some(x) = __f[4] {
+            cx.push_key("serverResources");
+            <McpUiHostCapabilitiesServerResources as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("logging") {
-            cx.key(
-                "logging",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("logging");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("sandbox") {
-            cx.key(
-                "sandbox",
-                |cx| {
-                    <McpUiHostCapabilitiesSandbox as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("sandbox");
+            <McpUiHostCapabilitiesSandbox as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("updateModelContext") {
-            cx.key(
-                "updateModelContext",
-                |cx| {
-                    <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if let Some(x) = __f[7] {
+            cx.push_key("updateModelContext");
+            <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if let Some(x) = __f[8] {
+            cx.push_key("message");
+            <McpUiSupportedContentBlockModalities as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <McpUiHostCapabilitiesSampling as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[9] {
+            cx.push_key("sampling");
+            <McpUiHostCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7326,14 +7004,11 @@ impl __p::Shape for McpUiHostCapabilitiesServerTools {
 impl __v::Validate for McpUiHostCapabilitiesServerTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerTools") else { return };
-        cx.required(o, &[], "McpUiHostCapabilitiesServerTools");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7424,14 +7099,11 @@ impl __v::Validate for McpUiHostCapabilitiesServerResources {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerResources") else {
             return
         };
-        cx.required(o, &[], "McpUiHostCapabilitiesServerResources");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7534,22 +7206,16 @@ impl __p::Shape for McpUiHostCapabilitiesSandbox {
 impl __v::Validate for McpUiHostCapabilitiesSandbox {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSandbox") else { return };
-        cx.required(o, &[], "McpUiHostCapabilitiesSandbox");
-        if let Some(x) = o.get("permissions") {
-            cx.key(
-                "permissions",
-                |cx| {
-                    <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("permissions"), o.get("csp")];
+        if let Some(x) = __f[0] {
+            cx.push_key("permissions");
+            <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("csp") {
-            cx.key(
-                "csp",
-                |cx| {
-                    <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("csp");
+            <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7636,14 +7302,11 @@ impl __p::Shape for McpUiHostCapabilitiesSampling {
 impl __v::Validate for McpUiHostCapabilitiesSampling {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSampling") else { return };
-        cx.required(o, &[], "McpUiHostCapabilitiesSampling");
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("tools")];
+        if let Some(x) = __f[0] {
+            cx.push_key("tools");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7767,33 +7430,25 @@ impl __p::Shape for McpUiAppCapabilities {
 impl __v::Validate for McpUiAppCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiAppCapabilities") else { return };
-        cx.required(o, &[], "McpUiAppCapabilities");
-        if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("experimental"),
+            o.get("tools"),
+            o.get("availableDisplayModes"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <McpUiAppCapabilitiesTools as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("tools");
+            <McpUiAppCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("availableDisplayModes") {
-            cx.key(
-                "availableDisplayModes",
-                |cx| {
-                    <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("availableDisplayModes");
+            <Vec<McpUiDisplayMode> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7882,14 +7537,11 @@ impl __p::Shape for McpUiAppCapabilitiesTools {
 impl __v::Validate for McpUiAppCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiAppCapabilitiesTools") else { return };
-        cx.required(o, &[], "McpUiAppCapabilitiesTools");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8007,25 +7659,22 @@ impl __p::Shape for McpUiInitializeRequest {
 impl __v::Validate for McpUiInitializeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiInitializeRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/initialize"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiInitializeRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiInitializeRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiInitializeRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/initialize"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiInitializeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8152,37 +7801,30 @@ impl __p::Shape for McpUiInitializeRequestParams {
 impl __v::Validate for McpUiInitializeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeRequestParams") else { return };
-        cx.required(
-            o,
-            &["appInfo", "appCapabilities", "protocolVersion"],
-            "McpUiInitializeRequestParams",
-        );
-        if let Some(x) = o.get("appInfo") {
-            cx.key(
-                "appInfo",
-                |cx| {
-                    <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        let __f = [o.get("appInfo"), o.get("appCapabilities"), o.get("protocolVersion")];
+        if __f[0].is_none() {
+            cx.missing("appInfo", "McpUiInitializeRequestParams");
         }
-        if let Some(x) = o.get("appCapabilities") {
-            cx.key(
-                "appCapabilities",
-                |cx| {
-                    <McpUiAppCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("appCapabilities", "McpUiInitializeRequestParams");
         }
-        if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("protocolVersion", "McpUiInitializeRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("appInfo");
+            <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("appCapabilities");
+            <McpUiAppCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8324,45 +7966,43 @@ impl __p::Shape for McpUiInitializeResult {
 impl __v::Validate for McpUiInitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeResult") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
-            "McpUiInitializeResult",
-        );
-        if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("protocolVersion"),
+            o.get("hostInfo"),
+            o.get("hostCapabilities"),
+            o.get("hostContext"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("protocolVersion", "McpUiInitializeResult");
         }
-        if let Some(x) = o.get("hostInfo") {
-            cx.key(
-                "hostInfo",
-                |cx| {
-                    <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("hostInfo", "McpUiInitializeResult");
         }
-        if let Some(x) = o.get("hostCapabilities") {
-            cx.key(
-                "hostCapabilities",
-                |cx| {
-                    <McpUiHostCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("hostCapabilities", "McpUiInitializeResult");
         }
-        if let Some(x) = o.get("hostContext") {
-            cx.key(
-                "hostContext",
-                |cx| {
-                    <McpUiHostContext as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("hostContext", "McpUiInitializeResult");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("hostInfo");
+            <crate::v2025_11_25::Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("hostCapabilities");
+            <McpUiHostCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("hostContext");
+            <McpUiHostContext as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8467,22 +8107,19 @@ impl __p::Shape for McpUiInitializedNotification {
 impl __v::Validate for McpUiInitializedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializedNotification") else { return };
-        cx.required(o, &["method"], "McpUiInitializedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/notifications/initialized"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiInitializedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/notifications/initialized"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8641,38 +8278,31 @@ impl __p::Shape for McpUiResourceCsp {
 impl __v::Validate for McpUiResourceCsp {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceCsp") else { return };
-        cx.required(o, &[], "McpUiResourceCsp");
-        if let Some(x) = o.get("connectDomains") {
-            cx.key(
-                "connectDomains",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("connectDomains"),
+            o.get("resourceDomains"),
+            o.get("frameDomains"),
+            o.get("baseUriDomains"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("connectDomains");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("resourceDomains") {
-            cx.key(
-                "resourceDomains",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resourceDomains");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("frameDomains") {
-            cx.key(
-                "frameDomains",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("frameDomains");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("baseUriDomains") {
-            cx.key(
-                "baseUriDomains",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("baseUriDomains");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8806,38 +8436,31 @@ impl __p::Shape for McpUiResourcePermissions {
 impl __v::Validate for McpUiResourcePermissions {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourcePermissions") else { return };
-        cx.required(o, &[], "McpUiResourcePermissions");
-        if let Some(x) = o.get("camera") {
-            cx.key(
-                "camera",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("camera"),
+            o.get("microphone"),
+            o.get("geolocation"),
+            o.get("clipboardWrite"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("camera");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("microphone") {
-            cx.key(
-                "microphone",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("microphone");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("geolocation") {
-            cx.key(
-                "geolocation",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("geolocation");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("clipboardWrite") {
-            cx.key(
-                "clipboardWrite",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("clipboardWrite");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8981,38 +8604,31 @@ impl __p::Shape for McpUiResourceMeta {
 impl __v::Validate for McpUiResourceMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceMeta") else { return };
-        cx.required(o, &[], "McpUiResourceMeta");
-        if let Some(x) = o.get("csp") {
-            cx.key(
-                "csp",
-                |cx| {
-                    <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("csp"),
+            o.get("permissions"),
+            o.get("domain"),
+            o.get("prefersBorder"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("csp");
+            <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("permissions") {
-            cx.key(
-                "permissions",
-                |cx| {
-                    <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("permissions");
+            <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("domain") {
-            cx.key(
-                "domain",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("domain");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("prefersBorder") {
-            cx.key(
-                "prefersBorder",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("prefersBorder");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9133,25 +8749,25 @@ impl __p::Shape for McpUiRequestDisplayModeRequest {
 impl __v::Validate for McpUiRequestDisplayModeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequest") else { return };
-        cx.required(o, &["method", "params"], "McpUiRequestDisplayModeRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ui/request-display-mode"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "McpUiRequestDisplayModeRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <McpUiRequestDisplayModeRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if __f[1].is_none() {
+            cx.missing("params", "McpUiRequestDisplayModeRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ui/request-display-mode"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <McpUiRequestDisplayModeRequestParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -9248,14 +8864,14 @@ impl __v::Validate for McpUiRequestDisplayModeRequestParams {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequestParams") else {
             return
         };
-        cx.required(o, &["mode"], "McpUiRequestDisplayModeRequestParams");
-        if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("mode")];
+        if __f[0].is_none() {
+            cx.missing("mode", "McpUiRequestDisplayModeRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("mode");
+            <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9352,14 +8968,14 @@ impl __p::Shape for McpUiRequestDisplayModeResult {
 impl __v::Validate for McpUiRequestDisplayModeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeResult") else { return };
-        cx.required(o, &["mode"], "McpUiRequestDisplayModeResult");
-        if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("mode")];
+        if __f[0].is_none() {
+            cx.missing("mode", "McpUiRequestDisplayModeResult");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("mode");
+            <McpUiDisplayMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9567,31 +9183,31 @@ impl __p::Shape for McpUiToolMeta {
 impl __v::Validate for McpUiToolMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolMeta") else { return };
-        cx.required(o, &[], "McpUiToolMeta");
-        if let Some(x) = o.get("resourceUri") {
-            cx.key(
-                "resourceUri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("resourceUri"),
+            o.get("visibility"),
+            o.get("csp"),
+            o.get("permissions"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("resourceUri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("visibility") {
-            cx.key(
-                "visibility",
-                |cx| {
-                    <Vec<McpUiToolVisibility> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("visibility");
+            <Vec<McpUiToolVisibility> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if o.contains_key("csp") {
-            cx.key("csp", |cx| cx.never("`csp` is typed `never` in McpUiToolMeta"));
+        if __f[2].is_some() {
+            cx.push_key("csp");
+            cx.never("`csp` is typed `never` in McpUiToolMeta");
+            cx.pop();
         }
-        if o.contains_key("permissions") {
-            cx.key(
-                "permissions",
-                |cx| cx.never("`permissions` is typed `never` in McpUiToolMeta"),
-            );
+        if __f[3].is_some() {
+            cx.push_key("permissions");
+            cx.never("`permissions` is typed `never` in McpUiToolMeta");
+            cx.pop();
         }
     }
 }
@@ -9713,14 +9329,11 @@ impl __p::Shape for McpUiClientCapabilities {
 impl __v::Validate for McpUiClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiClientCapabilities") else { return };
-        cx.required(o, &[], "McpUiClientCapabilities");
-        if let Some(x) = o.get("mimeTypes") {
-            cx.key(
-                "mimeTypes",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("mimeTypes")];
+        if let Some(x) = __f[0] {
+            cx.push_key("mimeTypes");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

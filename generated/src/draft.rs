@@ -437,53 +437,46 @@ impl __p::Shape for RequestMetaObject {
 impl __v::Validate for RequestMetaObject {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestMetaObject") else { return };
-        cx.required(
-            o,
-            &[
-                "io.modelcontextprotocol/protocolVersion",
+        let __f = [
+            o.get("progressToken"),
+            o.get("io.modelcontextprotocol/protocolVersion"),
+            o.get("io.modelcontextprotocol/clientInfo"),
+            o.get("io.modelcontextprotocol/clientCapabilities"),
+            o.get("io.modelcontextprotocol/logLevel"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("io.modelcontextprotocol/protocolVersion", "RequestMetaObject");
+        }
+        if __f[3].is_none() {
+            cx.missing(
                 "io.modelcontextprotocol/clientCapabilities",
-            ],
-            "RequestMetaObject",
-        );
-        if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
+                "RequestMetaObject",
             );
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/protocolVersion") {
-            cx.key(
-                "io.modelcontextprotocol/protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/clientInfo") {
-            cx.key(
-                "io.modelcontextprotocol/clientInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("io.modelcontextprotocol/protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/clientCapabilities") {
-            cx.key(
-                "io.modelcontextprotocol/clientCapabilities",
-                |cx| {
-                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("io.modelcontextprotocol/clientInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/logLevel") {
-            cx.key(
-                "io.modelcontextprotocol/logLevel",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("io.modelcontextprotocol/clientCapabilities");
+            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("io.modelcontextprotocol/logLevel");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -596,14 +589,11 @@ impl __p::Shape for NotificationMetaObject {
 impl __v::Validate for NotificationMetaObject {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationMetaObject") else { return };
-        cx.required(o, &[], "NotificationMetaObject");
-        if let Some(x) = o.get("io.modelcontextprotocol/subscriptionId") {
-            cx.key(
-                "io.modelcontextprotocol/subscriptionId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("io.modelcontextprotocol/subscriptionId")];
+        if let Some(x) = __f[0] {
+            cx.push_key("io.modelcontextprotocol/subscriptionId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -712,14 +702,11 @@ impl __p::Shape for ResultMetaObject {
 impl __v::Validate for ResultMetaObject {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResultMetaObject") else { return };
-        cx.required(o, &[], "ResultMetaObject");
-        if let Some(x) = o.get("io.modelcontextprotocol/serverInfo") {
-            cx.key(
-                "io.modelcontextprotocol/serverInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("io.modelcontextprotocol/serverInfo")];
+        if let Some(x) = __f[0] {
+            cx.push_key("io.modelcontextprotocol/serverInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -936,26 +923,26 @@ impl __p::Shape for RequestParams {
 impl __v::Validate for RequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        cx.required(o, &["_meta"], "RequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
+        let __f = [o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "RequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
     }
 }
@@ -1055,22 +1042,19 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        cx.required(o, &["method"], "Request");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Request");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1156,20 +1140,17 @@ impl __p::Shape for NotificationParams {
 impl __v::Validate for NotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        cx.required(o, &[], "NotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
     }
 }
@@ -1269,22 +1250,19 @@ impl __p::Shape for Notification {
 impl __v::Validate for Notification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        cx.required(o, &["method"], "Notification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Notification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1482,28 +1460,25 @@ impl __p::Shape for Result {
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        cx.required(o, &["resultType"], "Result");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("resultType")];
+        if __f[1].is_none() {
+            cx.missing("resultType", "Result");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1612,30 +1587,27 @@ impl __p::Shape for Error {
 impl __v::Validate for Error {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        cx.required(o, &["code", "message"], "Error");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "Error");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "Error");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1893,38 +1865,35 @@ impl __p::Shape for JSONRPCRequest {
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "JSONRPCRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2054,30 +2023,27 @@ impl __p::Shape for JSONRPCNotification {
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -2205,30 +2171,30 @@ impl __p::Shape for JSONRPCResultResponse {
 impl __v::Validate for JSONRPCResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "JSONRPCResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <Result as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "JSONRPCResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <Result as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -2359,30 +2325,27 @@ impl __p::Shape for JSONRPCErrorResponse {
 impl __v::Validate for JSONRPCErrorResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
-        cx.required(o, &["jsonrpc", "error"], "JSONRPCErrorResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCErrorResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("error", "JSONRPCErrorResponse");
         }
-        if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <Error as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("error");
+            <Error as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -2679,30 +2642,27 @@ impl __p::Shape for ParseError {
 impl __v::Validate for ParseError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ParseError") else { return };
-        cx.required(o, &["code", "message"], "ParseError");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32700i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "ParseError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "ParseError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32700i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2823,30 +2783,27 @@ impl __p::Shape for InvalidRequestError {
 impl __v::Validate for InvalidRequestError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InvalidRequestError") else { return };
-        cx.required(o, &["code", "message"], "InvalidRequestError");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32600i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "InvalidRequestError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "InvalidRequestError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32600i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2974,30 +2931,27 @@ impl __p::Shape for MethodNotFoundError {
 impl __v::Validate for MethodNotFoundError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "MethodNotFoundError") else { return };
-        cx.required(o, &["code", "message"], "MethodNotFoundError");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32601i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "MethodNotFoundError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "MethodNotFoundError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32601i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3139,30 +3093,27 @@ impl __p::Shape for InvalidParamsError {
 impl __v::Validate for InvalidParamsError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InvalidParamsError") else { return };
-        cx.required(o, &["code", "message"], "InvalidParamsError");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32602i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "InvalidParamsError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "InvalidParamsError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32602i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3281,30 +3232,27 @@ impl __p::Shape for InternalError {
 impl __v::Validate for InternalError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InternalError") else { return };
-        cx.required(o, &["code", "message"], "InternalError");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32603i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "InternalError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "InternalError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32603i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3442,30 +3390,27 @@ impl __p::Shape for HeaderMismatchError {
 impl __v::Validate for HeaderMismatchError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "HeaderMismatchError") else { return };
-        cx.required(o, &["jsonrpc", "error"], "HeaderMismatchError");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "HeaderMismatchError");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("error", "HeaderMismatchError");
         }
-        if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <HeaderMismatchErrorError as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("error");
+            <HeaderMismatchErrorError as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3584,30 +3529,27 @@ impl __p::Shape for HeaderMismatchErrorError {
 impl __v::Validate for HeaderMismatchErrorError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "HeaderMismatchErrorError") else { return };
-        cx.required(o, &["code", "message"], "HeaderMismatchErrorError");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32020i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "HeaderMismatchErrorError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "HeaderMismatchErrorError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32020i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3739,33 +3681,30 @@ impl __p::Shape for UnsupportedProtocolVersionError {
 impl __v::Validate for UnsupportedProtocolVersionError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionError") else { return };
-        cx.required(o, &["jsonrpc", "error"], "UnsupportedProtocolVersionError");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "UnsupportedProtocolVersionError");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("error", "UnsupportedProtocolVersionError");
         }
-        if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <UnsupportedProtocolVersionErrorError as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("error");
+            <UnsupportedProtocolVersionErrorError as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -3873,26 +3812,22 @@ impl __v::Validate for UnsupportedProtocolVersionErrorErrorData {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionErrorErrorData") else {
             return
         };
-        cx.required(
-            o,
-            &["supported", "requested"],
-            "UnsupportedProtocolVersionErrorErrorData",
-        );
-        if let Some(x) = o.get("supported") {
-            cx.key(
-                "supported",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("supported"), o.get("requested")];
+        if __f[0].is_none() {
+            cx.missing("supported", "UnsupportedProtocolVersionErrorErrorData");
         }
-        if let Some(x) = o.get("requested") {
-            cx.key(
-                "requested",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("requested", "UnsupportedProtocolVersionErrorErrorData");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("supported");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("requested");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4017,37 +3952,33 @@ impl __v::Validate for UnsupportedProtocolVersionErrorError {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionErrorError") else {
             return
         };
-        cx.required(
-            o,
-            &["code", "message", "data"],
-            "UnsupportedProtocolVersionErrorError",
-        );
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32022i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "UnsupportedProtocolVersionErrorError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "UnsupportedProtocolVersionErrorError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <UnsupportedProtocolVersionErrorErrorData as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if __f[2].is_none() {
+            cx.missing("data", "UnsupportedProtocolVersionErrorError");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32022i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <UnsupportedProtocolVersionErrorErrorData as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4180,33 +4111,30 @@ impl __v::Validate for MissingRequiredClientCapabilityError {
         let Some(o) = cx.object(v, "MissingRequiredClientCapabilityError") else {
             return
         };
-        cx.required(o, &["jsonrpc", "error"], "MissingRequiredClientCapabilityError");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "MissingRequiredClientCapabilityError");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("error", "MissingRequiredClientCapabilityError");
         }
-        if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <MissingRequiredClientCapabilityErrorError as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("error");
+            <MissingRequiredClientCapabilityErrorError as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4317,18 +4245,17 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorErrorData {
         let Some(o) = cx.object(v, "MissingRequiredClientCapabilityErrorErrorData") else {
             return
         };
-        cx.required(
-            o,
-            &["requiredCapabilities"],
-            "MissingRequiredClientCapabilityErrorErrorData",
-        );
-        if let Some(x) = o.get("requiredCapabilities") {
-            cx.key(
+        let __f = [o.get("requiredCapabilities")];
+        if __f[0].is_none() {
+            cx.missing(
                 "requiredCapabilities",
-                |cx| {
-                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
-                },
+                "MissingRequiredClientCapabilityErrorErrorData",
             );
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("requiredCapabilities");
+            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4453,37 +4380,33 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorError {
         let Some(o) = cx.object(v, "MissingRequiredClientCapabilityErrorError") else {
             return
         };
-        cx.required(
-            o,
-            &["code", "message", "data"],
-            "MissingRequiredClientCapabilityErrorError",
-        );
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32021i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "MissingRequiredClientCapabilityErrorError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "MissingRequiredClientCapabilityErrorError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <MissingRequiredClientCapabilityErrorErrorData as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if __f[2].is_none() {
+            cx.missing("data", "MissingRequiredClientCapabilityErrorError");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32021i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <MissingRequiredClientCapabilityErrorErrorData as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4649,18 +4572,14 @@ impl __v::Validate for InputRequest {
                 <ElicitRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx.unknown_variant("method", other, "InputRequest", SCHEMA_LABEL)
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "InputRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "InputRequest"),
         }
@@ -5012,44 +4931,40 @@ impl __p::Shape for InputRequiredResult {
 impl __v::Validate for InputRequiredResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputRequiredResult") else { return };
-        cx.required(o, &["resultType"], "InputRequiredResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("inputRequests"),
+            o.get("requestState"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "InputRequiredResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("input_required"));
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("inputRequests") {
-            cx.key(
-                "inputRequests",
-                |cx| {
-                    <InputRequests as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            cx.literal(x, __p::Lit::Str("input_required"));
+            cx.pop();
         }
-        if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("inputRequests");
+            <InputRequests as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5166,42 +5081,36 @@ impl __p::Shape for InputResponseRequestParams {
 impl __v::Validate for InputResponseRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputResponseRequestParams") else { return };
-        cx.required(o, &["_meta"], "InputResponseRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("inputResponses"), o.get("requestState")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "InputResponseRequestParams");
         }
-        if let Some(x) = o.get("inputResponses") {
-            cx.key(
-                "inputResponses",
-                |cx| {
-                    <InputResponses as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("inputResponses");
+            <InputResponses as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5322,36 +5231,30 @@ impl __p::Shape for CancelledNotificationParams {
 impl __v::Validate for CancelledNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        cx.required(o, &["requestId"], "CancelledNotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("requestId"), o.get("reason")];
+        if __f[1].is_none() {
+            cx.missing("requestId", "CancelledNotificationParams");
         }
-        if let Some(x) = o.get("requestId") {
-            cx.key(
-                "requestId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("reason") {
-            cx.key(
-                "reason",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("requestId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("reason");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5488,30 +5391,30 @@ impl __p::Shape for CancelledNotification {
 impl __v::Validate for CancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "CancelledNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "CancelledNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CancelledNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CancelledNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -5649,38 +5552,38 @@ impl __p::Shape for DiscoverRequest {
 impl __v::Validate for DiscoverRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DiscoverRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "DiscoverRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("server/discover"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "DiscoverRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "DiscoverRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "DiscoverRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "DiscoverRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("server/discover"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5894,73 +5797,71 @@ impl __p::Shape for DiscoverResult {
 impl __v::Validate for DiscoverResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DiscoverResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "supportedVersions", "capabilities"],
-            "DiscoverResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("supportedVersions"),
+            o.get("capabilities"),
+            o.get("instructions"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "DiscoverResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("ttlMs", "DiscoverResult");
         }
-        if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("cacheScope", "DiscoverResult");
         }
-        if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("supportedVersions", "DiscoverResult");
         }
-        if let Some(x) = o.get("supportedVersions") {
-            cx.key(
-                "supportedVersions",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("capabilities", "DiscoverResult");
         }
-        if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("instructions") {
-            cx.key(
-                "instructions",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("supportedVersions");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("capabilities");
+            <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("instructions");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6083,30 +5984,30 @@ impl __p::Shape for DiscoverResultResponse {
 impl __v::Validate for DiscoverResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DiscoverResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "DiscoverResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "DiscoverResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "DiscoverResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <DiscoverResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "DiscoverResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <DiscoverResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6277,55 +6178,37 @@ impl __p::Shape for ClientCapabilities {
 impl __v::Validate for ClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        cx.required(o, &[], "ClientCapabilities");
-        if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        JSONObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("experimental"),
+            o.get("roots"),
+            o.get("sampling"),
+            o.get("elicitation"),
+            o.get("extensions"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("experimental");
+            <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("roots");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("sampling");
+            <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("elicitation") {
-            cx.key(
-                "elicitation",
-                |cx| {
-                    <ClientCapabilitiesElicitation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("elicitation");
+            <ClientCapabilitiesElicitation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("extensions") {
-            cx.key(
-                "extensions",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        JSONObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("extensions");
+            <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6424,22 +6307,16 @@ impl __p::Shape for ClientCapabilitiesSampling {
 impl __v::Validate for ClientCapabilitiesSampling {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
-        cx.required(o, &[], "ClientCapabilitiesSampling");
-        if let Some(x) = o.get("context") {
-            cx.key(
-                "context",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("context"), o.get("tools")];
+        if let Some(x) = __f[0] {
+            cx.push_key("context");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("tools");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6535,22 +6412,16 @@ impl __p::Shape for ClientCapabilitiesElicitation {
 impl __v::Validate for ClientCapabilitiesElicitation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
-        cx.required(o, &[], "ClientCapabilitiesElicitation");
-        if let Some(x) = o.get("form") {
-            cx.key(
-                "form",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("form"), o.get("url")];
+        if let Some(x) = __f[0] {
+            cx.push_key("form");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("url");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6747,68 +6618,49 @@ impl __p::Shape for ServerCapabilities {
 impl __v::Validate for ServerCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        cx.required(o, &[], "ServerCapabilities");
-        if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        JSONObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("experimental"),
+            o.get("logging"),
+            o.get("completions"),
+            o.get("prompts"),
+            o.get("resources"),
+            o.get("tools"),
+            o.get("extensions"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("experimental");
+            <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("logging") {
-            cx.key(
-                "logging",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("logging");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("completions") {
-            cx.key(
-                "completions",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("completions");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("prompts");
+            <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("resources");
+            <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("tools");
+            <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("extensions") {
-            cx.key(
-                "extensions",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        JSONObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("extensions");
+            <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6897,14 +6749,11 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 impl __v::Validate for ServerCapabilitiesPrompts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        cx.required(o, &[], "ServerCapabilitiesPrompts");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7004,22 +6853,16 @@ impl __p::Shape for ServerCapabilitiesResources {
 impl __v::Validate for ServerCapabilitiesResources {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        cx.required(o, &[], "ServerCapabilitiesResources");
-        if let Some(x) = o.get("subscribe") {
-            cx.key(
-                "subscribe",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("subscribe"), o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("subscribe");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7108,14 +6951,11 @@ impl __p::Shape for ServerCapabilitiesTools {
 impl __v::Validate for ServerCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTools");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7254,39 +7094,30 @@ impl __p::Shape for Icon {
 impl __v::Validate for Icon {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icon") else { return };
-        cx.required(o, &["src"], "Icon");
-        if let Some(x) = o.get("src") {
-            cx.key(
-                "src",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("src"), o.get("mimeType"), o.get("sizes"), o.get("theme")];
+        if __f[0].is_none() {
+            cx.missing("src", "Icon");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("src");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("sizes") {
-            cx.key(
-                "sizes",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("theme") {
-            cx.key(
-                "theme",
-                |cx| {
-                    <IconTheme as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("sizes");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("theme");
+            <IconTheme as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::icons::check(v, cx);
     }
@@ -7477,14 +7308,11 @@ impl __p::Shape for Icons {
 impl __v::Validate for Icons {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icons") else { return };
-        cx.required(o, &[], "Icons");
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("icons")];
+        if let Some(x) = __f[0] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7593,22 +7421,19 @@ impl __p::Shape for BaseMetadata {
 impl __v::Validate for BaseMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
-        cx.required(o, &["name"], "BaseMetadata");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("name", "BaseMetadata");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7771,55 +7596,50 @@ impl __p::Shape for Implementation {
 impl __v::Validate for Implementation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        cx.required(o, &["name", "version"], "Implementation");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("version"),
+            o.get("description"),
+            o.get("websiteUrl"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Implementation");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("version", "Implementation");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("version") {
-            cx.key(
-                "version",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("websiteUrl") {
-            cx.key(
-                "websiteUrl",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("version");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("websiteUrl");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -7962,52 +7782,49 @@ impl __p::Shape for ProgressNotificationParams {
 impl __v::Validate for ProgressNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("progressToken"),
+            o.get("progress"),
+            o.get("total"),
+            o.get("message"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("progressToken", "ProgressNotificationParams");
         }
-        if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("progress", "ProgressNotificationParams");
         }
-        if let Some(x) = o.get("progress") {
-            cx.key(
-                "progress",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("progress");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("total");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8138,30 +7955,30 @@ impl __p::Shape for ProgressNotification {
 impl __v::Validate for ProgressNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "ProgressNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/progress"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ProgressNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ProgressNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ProgressNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/progress"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -8271,34 +8088,31 @@ impl __p::Shape for PaginatedRequestParams {
 impl __v::Validate for PaginatedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        cx.required(o, &["_meta"], "PaginatedRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("cursor")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "PaginatedRequestParams");
         }
-        if let Some(x) = o.get("cursor") {
-            cx.key(
-                "cursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("cursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8424,38 +8238,38 @@ impl __p::Shape for PaginatedRequest {
 impl __v::Validate for PaginatedRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "PaginatedRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "PaginatedRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "PaginatedRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PaginatedRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "PaginatedRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8569,36 +8383,30 @@ impl __p::Shape for PaginatedResult {
 impl __v::Validate for PaginatedResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        cx.required(o, &["resultType"], "PaginatedResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("resultType"), o.get("nextCursor")];
+        if __f[1].is_none() {
+            cx.missing("resultType", "PaginatedResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8750,45 +8558,47 @@ impl __p::Shape for CacheableResult {
 impl __v::Validate for CacheableResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CacheableResult") else { return };
-        cx.required(o, &["resultType", "ttlMs", "cacheScope"], "CacheableResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "CacheableResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("ttlMs", "CacheableResult");
         }
-        if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("cacheScope", "CacheableResult");
         }
-        if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9028,38 +8838,38 @@ impl __p::Shape for ListResourcesRequest {
 impl __v::Validate for ListResourcesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ListResourcesRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourcesRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ListResourcesRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListResourcesRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListResourcesRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9249,65 +9059,62 @@ impl __p::Shape for ListResourcesResult {
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "resources"],
-            "ListResourcesResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("nextCursor"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("resources"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ListResourcesResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("ttlMs", "ListResourcesResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("cacheScope", "ListResourcesResult");
         }
-        if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("resources", "ListResourcesResult");
         }
-        if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("resources");
+            <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9430,30 +9237,30 @@ impl __p::Shape for ListResourcesResultResponse {
 impl __v::Validate for ListResourcesResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "ListResourcesResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ListResourcesResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "ListResourcesResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ListResourcesResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "ListResourcesResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <ListResourcesResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9593,42 +9400,38 @@ impl __p::Shape for ListResourceTemplatesRequest {
 impl __v::Validate for ListResourceTemplatesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        cx.required(
-            o,
-            &["method", "params", "jsonrpc", "id"],
-            "ListResourceTemplatesRequest",
-        );
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourceTemplatesRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ListResourceTemplatesRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListResourceTemplatesRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListResourceTemplatesRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/templates/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9830,65 +9633,62 @@ impl __p::Shape for ListResourceTemplatesResult {
 impl __v::Validate for ListResourceTemplatesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "resourceTemplates"],
-            "ListResourceTemplatesResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("nextCursor"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("resourceTemplates"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ListResourceTemplatesResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("ttlMs", "ListResourceTemplatesResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("cacheScope", "ListResourceTemplatesResult");
         }
-        if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("resourceTemplates", "ListResourceTemplatesResult");
         }
-        if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("resourceTemplates") {
-            cx.key(
-                "resourceTemplates",
-                |cx| {
-                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("resourceTemplates");
+            <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10013,34 +9813,30 @@ impl __v::Validate for ListResourceTemplatesResultResponse {
         let Some(o) = cx.object(v, "ListResourceTemplatesResultResponse") else {
             return
         };
-        cx.required(
-            o,
-            &["jsonrpc", "id", "result"],
-            "ListResourceTemplatesResultResponse",
-        );
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ListResourceTemplatesResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "ListResourceTemplatesResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ListResourceTemplatesResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "ListResourceTemplatesResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <ListResourceTemplatesResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10148,35 +9944,35 @@ impl __p::Shape for ResourceRequestParams {
 impl __v::Validate for ResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
-        cx.required(o, &["_meta", "uri"], "ResourceRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "ResourceRequestParams");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -10304,51 +10100,50 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        cx.required(o, &["_meta", "uri"], "ReadResourceRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("uri"),
+            o.get("inputResponses"),
+            o.get("requestState"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("_meta", "ReadResourceRequestParams");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("uri", "ReadResourceRequestParams");
         }
-        if let Some(x) = o.get("inputResponses") {
-            cx.key(
-                "inputResponses",
-                |cx| {
-                    <InputResponses as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("inputResponses");
+            <InputResponses as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10488,38 +10283,38 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ReadResourceRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/read"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ReadResourceRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ReadResourceRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ReadResourceRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ReadResourceRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/read"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10699,59 +10494,56 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "contents"],
-            "ReadResourceResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("contents"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ReadResourceResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("ttlMs", "ReadResourceResult");
         }
-        if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("cacheScope", "ReadResourceResult");
         }
-        if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("contents", "ReadResourceResult");
         }
-        if let Some(x) = o.get("contents") {
-            cx.key(
-                "contents",
-                |cx| {
-                    <Vec<
-                        ReadResourceResultContentsItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("contents");
+            <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11046,33 +10838,30 @@ impl __p::Shape for ReadResourceResultResponse {
 impl __v::Validate for ReadResourceResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "ReadResourceResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ReadResourceResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "ReadResourceResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ReadResourceResultResponseResult as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "ReadResourceResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <ReadResourceResultResponseResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11218,10 +11007,9 @@ impl __v::Validate for ReadResourceResultResponseResult {
             }
             Some(Some(_)) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
             Some(None) => {
-                cx.key(
-                    "resultType",
-                    |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
-                )
+                cx.push_key("resultType");
+                cx.error("type", format!("`{}` must be a string", "resultType"));
+                cx.pop();
             }
             None => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
         }
@@ -11346,30 +11134,27 @@ impl __p::Shape for ResourceListChangedNotification {
 impl __v::Validate for ResourceListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "ResourceListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ResourceListChangedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -11508,38 +11293,31 @@ impl __p::Shape for SubscriptionFilter {
 impl __v::Validate for SubscriptionFilter {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionFilter") else { return };
-        cx.required(o, &[], "SubscriptionFilter");
-        if let Some(x) = o.get("toolsListChanged") {
-            cx.key(
-                "toolsListChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("toolsListChanged"),
+            o.get("promptsListChanged"),
+            o.get("resourcesListChanged"),
+            o.get("resourceSubscriptions"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("toolsListChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("promptsListChanged") {
-            cx.key(
-                "promptsListChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("promptsListChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("resourcesListChanged") {
-            cx.key(
-                "resourcesListChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("resourcesListChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("resourceSubscriptions") {
-            cx.key(
-                "resourceSubscriptions",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("resourceSubscriptions");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11647,34 +11425,34 @@ impl __p::Shape for SubscriptionsListenRequestParams {
 impl __v::Validate for SubscriptionsListenRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenRequestParams") else { return };
-        cx.required(o, &["_meta", "notifications"], "SubscriptionsListenRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("notifications")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "SubscriptionsListenRequestParams");
         }
-        if let Some(x) = o.get("notifications") {
-            cx.key(
-                "notifications",
-                |cx| {
-                    <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
-                },
+        if __f[1].is_none() {
+            cx.missing("notifications", "SubscriptionsListenRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("notifications");
+            <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11819,45 +11597,38 @@ impl __p::Shape for SubscriptionsListenRequest {
 impl __v::Validate for SubscriptionsListenRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenRequest") else { return };
-        cx.required(
-            o,
-            &["method", "params", "jsonrpc", "id"],
-            "SubscriptionsListenRequest",
-        );
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("subscriptions/listen"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "SubscriptionsListenRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SubscriptionsListenRequestParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "SubscriptionsListenRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "SubscriptionsListenRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "SubscriptionsListenRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("subscriptions/listen"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <SubscriptionsListenRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12009,26 +11780,25 @@ impl __v::Validate for SubscriptionsListenResultMetaObject {
         let Some(o) = cx.object(v, "SubscriptionsListenResultMetaObject") else {
             return
         };
-        cx.required(
-            o,
-            &["io.modelcontextprotocol/subscriptionId"],
-            "SubscriptionsListenResultMetaObject",
-        );
-        if let Some(x) = o.get("io.modelcontextprotocol/serverInfo") {
-            cx.key(
-                "io.modelcontextprotocol/serverInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
+        let __f = [
+            o.get("io.modelcontextprotocol/serverInfo"),
+            o.get("io.modelcontextprotocol/subscriptionId"),
+        ];
+        if __f[1].is_none() {
+            cx.missing(
+                "io.modelcontextprotocol/subscriptionId",
+                "SubscriptionsListenResultMetaObject",
             );
         }
-        if let Some(x) = o.get("io.modelcontextprotocol/subscriptionId") {
-            cx.key(
-                "io.modelcontextprotocol/subscriptionId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("io.modelcontextprotocol/serverInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("io.modelcontextprotocol/subscriptionId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12157,34 +11927,31 @@ impl __p::Shape for SubscriptionsListenResult {
 impl __v::Validate for SubscriptionsListenResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenResult") else { return };
-        cx.required(o, &["_meta", "resultType"], "SubscriptionsListenResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <SubscriptionsListenResultMetaObject as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "io.modelcontextprotocol/serverInfo",
-                            "io.modelcontextprotocol/subscriptionId",
-                        ],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("resultType")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "SubscriptionsListenResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
+        if __f[1].is_none() {
+            cx.missing("resultType", "SubscriptionsListenResult");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <SubscriptionsListenResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "io.modelcontextprotocol/serverInfo",
+                    "io.modelcontextprotocol/subscriptionId",
+                ],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12308,34 +12075,30 @@ impl __p::Shape for SubscriptionsListenResultResponse {
 impl __v::Validate for SubscriptionsListenResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenResultResponse") else { return };
-        cx.required(
-            o,
-            &["jsonrpc", "id", "result"],
-            "SubscriptionsListenResultResponse",
-        );
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "SubscriptionsListenResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "SubscriptionsListenResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <SubscriptionsListenResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "SubscriptionsListenResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <SubscriptionsListenResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12448,32 +12211,25 @@ impl __v::Validate for SubscriptionsAcknowledgedNotificationParams {
         let Some(o) = cx.object(v, "SubscriptionsAcknowledgedNotificationParams") else {
             return
         };
-        cx.required(
-            o,
-            &["notifications"],
-            "SubscriptionsAcknowledgedNotificationParams",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("notifications")];
+        if __f[1].is_none() {
+            cx.missing("notifications", "SubscriptionsAcknowledgedNotificationParams");
         }
-        if let Some(x) = o.get("notifications") {
-            cx.key(
-                "notifications",
-                |cx| {
-                    <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("notifications");
+            <SubscriptionFilter as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12629,40 +12385,33 @@ impl __v::Validate for SubscriptionsAcknowledgedNotification {
         let Some(o) = cx.object(v, "SubscriptionsAcknowledgedNotification") else {
             return
         };
-        cx.required(
-            o,
-            &["method", "params", "jsonrpc"],
-            "SubscriptionsAcknowledgedNotification",
-        );
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(
-                        x,
-                        __p::Lit::Str("notifications/subscriptions/acknowledged"),
-                    );
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "SubscriptionsAcknowledgedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SubscriptionsAcknowledgedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "SubscriptionsAcknowledgedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "SubscriptionsAcknowledgedNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/subscriptions/acknowledged"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <SubscriptionsAcknowledgedNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -12773,29 +12522,26 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 impl __v::Validate for ResourceUpdatedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceUpdatedNotificationParams");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -12931,33 +12677,30 @@ impl __p::Shape for ResourceUpdatedNotification {
 impl __v::Validate for ResourceUpdatedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "ResourceUpdatedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceUpdatedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ResourceUpdatedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ResourceUpdatedNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -13152,80 +12895,69 @@ impl __p::Shape for Resource {
 impl __v::Validate for Resource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        cx.required(o, &["name", "uri"], "Resource");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Resource");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("uri", "Resource");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[8] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -13411,72 +13143,63 @@ impl __p::Shape for ResourceTemplate {
 impl __v::Validate for ResourceTemplate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uriTemplate"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceTemplate");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("uriTemplate", "ResourceTemplate");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("uriTemplate") {
-            cx.key(
-                "uriTemplate",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("uriTemplate");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -13597,32 +13320,26 @@ impl __p::Shape for ResourceContents {
 impl __v::Validate for ResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        cx.required(o, &["uri"], "ResourceContents");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ResourceContents");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -13752,40 +13469,34 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        cx.required(o, &["uri", "text"], "TextResourceContents");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("text")];
+        if __f[0].is_none() {
+            cx.missing("uri", "TextResourceContents");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("text", "TextResourceContents");
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -13923,41 +13634,35 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        cx.required(o, &["uri", "blob"], "BlobResourceContents");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("blob")];
+        if __f[0].is_none() {
+            cx.missing("uri", "BlobResourceContents");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("blob", "BlobResourceContents");
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("blob") {
-            cx.key(
-                "blob",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("blob");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -14103,38 +13808,38 @@ impl __p::Shape for ListPromptsRequest {
 impl __v::Validate for ListPromptsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ListPromptsRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListPromptsRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ListPromptsRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListPromptsRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListPromptsRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14321,65 +14026,62 @@ impl __p::Shape for ListPromptsResult {
 impl __v::Validate for ListPromptsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "prompts"],
-            "ListPromptsResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("nextCursor"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("prompts"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ListPromptsResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("ttlMs", "ListPromptsResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("cacheScope", "ListPromptsResult");
         }
-        if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("prompts", "ListPromptsResult");
         }
-        if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("prompts");
+            <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14502,30 +14204,30 @@ impl __p::Shape for ListPromptsResultResponse {
 impl __v::Validate for ListPromptsResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "ListPromptsResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ListPromptsResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "ListPromptsResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ListPromptsResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "ListPromptsResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <ListPromptsResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14664,58 +14366,55 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        cx.required(o, &["_meta", "name"], "GetPromptRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("inputResponses"),
+            o.get("requestState"),
+            o.get("name"),
+            o.get("arguments"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("_meta", "GetPromptRequestParams");
         }
-        if let Some(x) = o.get("inputResponses") {
-            cx.key(
-                "inputResponses",
-                |cx| {
-                    <InputResponses as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("name", "GetPromptRequestParams");
         }
-        if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("inputResponses");
+            <InputResponses as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14850,38 +14549,38 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetPromptRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/get"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetPromptRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "GetPromptRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "GetPromptRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "GetPromptRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/get"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15024,44 +14723,43 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        cx.required(o, &["resultType", "messages"], "GetPromptResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("description"),
+            o.get("messages"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "GetPromptResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("messages", "GetPromptResult");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("messages");
+            <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15187,33 +14885,30 @@ impl __p::Shape for GetPromptResultResponse {
 impl __v::Validate for GetPromptResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "GetPromptResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "GetPromptResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "GetPromptResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <GetPromptResultResponseResult as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "GetPromptResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <GetPromptResultResponseResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15357,10 +15052,9 @@ impl __v::Validate for GetPromptResultResponseResult {
             }
             Some(Some(_)) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
             Some(None) => {
-                cx.key(
-                    "resultType",
-                    |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
-                )
+                cx.push_key("resultType");
+                cx.error("type", format!("`{}` must be a string", "resultType"));
+                cx.pop();
             }
             None => <GetPromptResult as __v::Validate>::validate_json(v, cx),
         }
@@ -15518,55 +15212,47 @@ impl __p::Shape for Prompt {
 impl __v::Validate for Prompt {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        cx.required(o, &["name"], "Prompt");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("description"),
+            o.get("arguments"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Prompt");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("arguments");
+            <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -15695,38 +15381,34 @@ impl __p::Shape for PromptArgument {
 impl __v::Validate for PromptArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        cx.required(o, &["name"], "PromptArgument");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("description"),
+            o.get("required"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptArgument");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("required");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15923,22 +15605,22 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        cx.required(o, &["role", "content"], "PromptMessage");
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "PromptMessage");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <ContentBlock as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("content", "PromptMessage");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <ContentBlock as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16152,88 +15834,78 @@ impl __p::Shape for ResourceLink {
 impl __v::Validate for ResourceLink {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
-        cx.required(o, &["name", "uri", "type"], "ResourceLink");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+            o.get("type"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceLink");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("uri", "ResourceLink");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[9].is_none() {
+            cx.missing("type", "ResourceLink");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource_link"));
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[8] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[9] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource_link"));
+            cx.pop();
         }
     }
 }
@@ -16368,39 +16040,38 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        cx.required(o, &["type", "resource"], "EmbeddedResource");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("resource"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "EmbeddedResource");
         }
-        if let Some(x) = o.get("resource") {
-            cx.key(
-                "resource",
-                |cx| {
-                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("resource", "EmbeddedResource");
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource"));
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resource");
+            <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -16689,30 +16360,27 @@ impl __p::Shape for PromptListChangedNotification {
 impl __v::Validate for PromptListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "PromptListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "PromptListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PromptListChangedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -16847,38 +16515,38 @@ impl __p::Shape for ListToolsRequest {
 impl __v::Validate for ListToolsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ListToolsRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListToolsRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ListToolsRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListToolsRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListToolsRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17063,65 +16731,62 @@ impl __p::Shape for ListToolsResult {
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        cx.required(
-            o,
-            &["resultType", "ttlMs", "cacheScope", "tools"],
-            "ListToolsResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("nextCursor"),
+            o.get("ttlMs"),
+            o.get("cacheScope"),
+            o.get("tools"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "ListToolsResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("ttlMs", "ListToolsResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("cacheScope", "ListToolsResult");
         }
-        if let Some(x) = o.get("ttlMs") {
-            cx.key(
-                "ttlMs",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("tools", "ListToolsResult");
         }
-        if let Some(x) = o.get("cacheScope") {
-            cx.key(
-                "cacheScope",
-                |cx| {
-                    <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("ttlMs");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("cacheScope");
+            <CacheableResultCacheScope as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17244,30 +16909,30 @@ impl __p::Shape for ListToolsResultResponse {
 impl __v::Validate for ListToolsResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "ListToolsResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "ListToolsResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "ListToolsResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <ListToolsResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "ListToolsResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <ListToolsResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17448,52 +17113,49 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        cx.required(o, &["resultType", "content"], "CallToolResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("resultType"),
+            o.get("content"),
+            o.get("structuredContent"),
+            o.get("isError"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("resultType", "CallToolResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("content", "CallToolResult");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("content");
+            <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("structuredContent");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17619,33 +17281,30 @@ impl __p::Shape for CallToolResultResponse {
 impl __v::Validate for CallToolResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "CallToolResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "CallToolResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "CallToolResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <CallToolResultResponseResult as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "CallToolResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <CallToolResultResponseResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17789,10 +17448,9 @@ impl __v::Validate for CallToolResultResponseResult {
             }
             Some(Some(_)) => <CallToolResult as __v::Validate>::validate_json(v, cx),
             Some(None) => {
-                cx.key(
-                    "resultType",
-                    |cx| cx.error("type", format!("`{}` must be a string", "resultType")),
-                )
+                cx.push_key("resultType");
+                cx.error("type", format!("`{}` must be a string", "resultType"));
+                cx.pop();
             }
             None => <CallToolResult as __v::Validate>::validate_json(v, cx),
         }
@@ -17936,58 +17594,55 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        cx.required(o, &["_meta", "name"], "CallToolRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("inputResponses"),
+            o.get("requestState"),
+            o.get("name"),
+            o.get("arguments"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("_meta", "CallToolRequestParams");
         }
-        if let Some(x) = o.get("inputResponses") {
-            cx.key(
-                "inputResponses",
-                |cx| {
-                    <InputResponses as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("name", "CallToolRequestParams");
         }
-        if let Some(x) = o.get("requestState") {
-            cx.key(
-                "requestState",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("inputResponses");
+            <InputResponses as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("requestState");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18122,38 +17777,38 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CallToolRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/call"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CallToolRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CallToolRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CallToolRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "CallToolRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/call"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18276,30 +17931,27 @@ impl __p::Shape for ToolListChangedNotification {
 impl __v::Validate for ToolListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "ToolListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ToolListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ToolListChangedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -18451,46 +18103,37 @@ impl __p::Shape for ToolAnnotations {
 impl __v::Validate for ToolAnnotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        cx.required(o, &[], "ToolAnnotations");
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("title"),
+            o.get("readOnlyHint"),
+            o.get("destructiveHint"),
+            o.get("idempotentHint"),
+            o.get("openWorldHint"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("readOnlyHint") {
-            cx.key(
-                "readOnlyHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("readOnlyHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("destructiveHint") {
-            cx.key(
-                "destructiveHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("destructiveHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("idempotentHint") {
-            cx.key(
-                "idempotentHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("idempotentHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("openWorldHint") {
-            cx.key(
-                "openWorldHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("openWorldHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18700,71 +18343,62 @@ impl __p::Shape for Tool {
 impl __v::Validate for Tool {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        cx.required(o, &["name", "inputSchema"], "Tool");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("description"),
+            o.get("inputSchema"),
+            o.get("outputSchema"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Tool");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("inputSchema", "Tool");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("inputSchema") {
-            cx.key(
-                "inputSchema",
-                |cx| {
-                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("outputSchema") {
-            cx.key(
-                "outputSchema",
-                |cx| {
-                    <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <ToolAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("inputSchema");
+            <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("outputSchema");
+            <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("annotations");
+            <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -18859,22 +18493,19 @@ impl __p::Shape for ToolInputSchema {
 impl __v::Validate for ToolInputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        cx.required(o, &["type"], "ToolInputSchema");
-        if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("$schema"), o.get("type")];
+        if __f[1].is_none() {
+            cx.missing("type", "ToolInputSchema");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
     }
 }
@@ -18955,14 +18586,11 @@ impl __p::Shape for ToolOutputSchema {
 impl __v::Validate for ToolOutputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
-        cx.required(o, &[], "ToolOutputSchema");
-        if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("$schema")];
+        if let Some(x) = __f[0] {
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -19090,44 +18718,38 @@ impl __p::Shape for LoggingMessageNotificationParams {
 impl __v::Validate for LoggingMessageNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/subscriptionId"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("level"), o.get("logger"), o.get("data")];
+        if __f[1].is_none() {
+            cx.missing("level", "LoggingMessageNotificationParams");
         }
-        if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("data", "LoggingMessageNotificationParams");
         }
-        if let Some(x) = o.get("logger") {
-            cx.key(
-                "logger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/subscriptionId"],
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("logger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -19264,33 +18886,30 @@ impl __p::Shape for LoggingMessageNotification {
 impl __v::Validate for LoggingMessageNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "LoggingMessageNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/message"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "LoggingMessageNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "LoggingMessageNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "LoggingMessageNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/message"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -19638,89 +19257,76 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
-        if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("messages"),
+            o.get("modelPreferences"),
+            o.get("systemPrompt"),
+            o.get("includeContext"),
+            o.get("temperature"),
+            o.get("maxTokens"),
+            o.get("stopSequences"),
+            o.get("metadata"),
+            o.get("tools"),
+            o.get("toolChoice"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("messages", "CreateMessageRequestParams");
         }
-        if let Some(x) = o.get("modelPreferences") {
-            cx.key(
-                "modelPreferences",
-                |cx| {
-                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("maxTokens", "CreateMessageRequestParams");
         }
-        if let Some(x) = o.get("systemPrompt") {
-            cx.key(
-                "systemPrompt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("messages");
+            <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("includeContext") {
-            cx.key(
-                "includeContext",
-                |cx| {
-                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("modelPreferences");
+            <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("temperature") {
-            cx.key(
-                "temperature",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("systemPrompt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxTokens") {
-            cx.key(
-                "maxTokens",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[3] {
+            cx.push_key("includeContext");
+            <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("stopSequences") {
-            cx.key(
-                "stopSequences",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("temperature");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("metadata") {
-            cx.key(
-                "metadata",
-                |cx| {
-                    <JSONObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("maxTokens");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("stopSequences");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("toolChoice") {
-            cx.key(
-                "toolChoice",
-                |cx| {
-                    <ToolChoice as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[7] {
+            cx.push_key("metadata");
+            <JSONObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[8] {
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[9] {
+            cx.push_key("toolChoice");
+            <ToolChoice as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -19913,14 +19519,11 @@ impl __p::Shape for ToolChoice {
 impl __v::Validate for ToolChoice {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolChoice") else { return };
-        cx.required(o, &[], "ToolChoice");
-        if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("mode")];
+        if let Some(x) = __f[0] {
+            cx.push_key("mode");
+            <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -20139,22 +19742,22 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        cx.required(o, &["method", "params"], "CreateMessageRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CreateMessageRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CreateMessageRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -20321,50 +19924,47 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        cx.required(o, &["role", "content", "model"], "CreateMessageResult");
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("role"),
+            o.get("content"),
+            o.get("_meta"),
+            o.get("model"),
+            o.get("stopReason"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("role", "CreateMessageResult");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("content", "CreateMessageResult");
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("model", "CreateMessageResult");
         }
-        if let Some(x) = o.get("model") {
-            cx.key(
-                "model",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("stopReason") {
-            cx.key(
-                "stopReason",
-                |cx| {
-                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("model");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("stopReason");
+            <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -20578,31 +20178,28 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        cx.required(o, &["role", "content"], "SamplingMessage");
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("role"), o.get("content"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("role", "SamplingMessage");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("content", "SamplingMessage");
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -20925,24 +20522,19 @@ impl __v::Validate for SamplingMessageContentBlock {
                 <ToolResultContent as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "SamplingMessageContentBlock",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "SamplingMessageContentBlock",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "SamplingMessageContentBlock"),
         }
@@ -21065,32 +20657,23 @@ impl __p::Shape for Annotations {
 impl __v::Validate for Annotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        cx.required(o, &[], "Annotations");
-        if let Some(x) = o.get("audience") {
-            cx.key(
-                "audience",
-                |cx| {
-                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("audience"), o.get("priority"), o.get("lastModified")];
+        if let Some(x) = __f[0] {
+            cx.push_key("audience");
+            <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("priority") {
-            cx.key(
-                "priority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("priority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
-        if let Some(x) = o.get("lastModified") {
-            cx.key(
-                "lastModified",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("lastModified");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21278,16 +20861,14 @@ impl __v::Validate for ContentBlock {
                 <EmbeddedResource as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL),
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "ContentBlock"),
         }
@@ -21413,39 +20994,33 @@ impl __p::Shape for TextContent {
 impl __v::Validate for TextContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        cx.required(o, &["type", "text"], "TextContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("text"));
-                },
-            );
+        let __f = [o.get("type"), o.get("text"), o.get("annotations"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("type", "TextContent");
         }
-        if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("text", "TextContent");
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("text"));
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -21583,48 +21158,48 @@ impl __p::Shape for ImageContent {
 impl __v::Validate for ImageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "ImageContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("image"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ImageContent");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("data", "ImageContent");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("mimeType", "ImageContent");
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("image"));
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -21762,48 +21337,48 @@ impl __p::Shape for AudioContent {
 impl __v::Validate for AudioContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "AudioContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("audio"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "AudioContent");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("data", "AudioContent");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("mimeType", "AudioContent");
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("audio"));
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -21949,47 +21524,50 @@ impl __p::Shape for ToolUseContent {
 impl __v::Validate for ToolUseContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolUseContent") else { return };
-        cx.required(o, &["type", "id", "name", "input"], "ToolUseContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tool_use"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("id"),
+            o.get("name"),
+            o.get("input"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolUseContent");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "ToolUseContent");
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("name", "ToolUseContent");
         }
-        if let Some(x) = o.get("input") {
-            cx.key(
-                "input",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("input", "ToolUseContent");
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("tool_use"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("input");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -22163,55 +21741,53 @@ impl __p::Shape for ToolResultContent {
 impl __v::Validate for ToolResultContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
-        cx.required(o, &["type", "toolUseId", "content"], "ToolResultContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tool_result"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("toolUseId"),
+            o.get("content"),
+            o.get("structuredContent"),
+            o.get("isError"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolResultContent");
         }
-        if let Some(x) = o.get("toolUseId") {
-            cx.key(
-                "toolUseId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("toolUseId", "ToolResultContent");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("content", "ToolResultContent");
         }
-        if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("tool_result"));
+            cx.pop();
         }
-        if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("toolUseId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("content");
+            <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("structuredContent");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -22375,44 +21951,37 @@ impl __p::Shape for ModelPreferences {
 impl __v::Validate for ModelPreferences {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        cx.required(o, &[], "ModelPreferences");
-        if let Some(x) = o.get("hints") {
-            cx.key(
-                "hints",
-                |cx| {
-                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("hints"),
+            o.get("costPriority"),
+            o.get("speedPriority"),
+            o.get("intelligencePriority"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("hints");
+            <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("costPriority") {
-            cx.key(
-                "costPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("costPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
-        if let Some(x) = o.get("speedPriority") {
-            cx.key(
-                "speedPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("speedPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
-        if let Some(x) = o.get("intelligencePriority") {
-            cx.key(
-                "intelligencePriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("intelligencePriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
     }
 }
@@ -22506,14 +22075,11 @@ impl __p::Shape for ModelHint {
 impl __v::Validate for ModelHint {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        cx.required(o, &[], "ModelHint");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name")];
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22650,56 +22216,47 @@ impl __p::Shape for CompleteRequestParams {
 impl __v::Validate for CompleteRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        cx.required(o, &["_meta", "ref", "argument"], "CompleteRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &[
-                            "progressToken",
-                            "io.modelcontextprotocol/protocolVersion",
-                            "io.modelcontextprotocol/clientInfo",
-                            "io.modelcontextprotocol/clientCapabilities",
-                            "io.modelcontextprotocol/logLevel",
-                        ],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("ref"), o.get("argument"), o.get("context")];
+        if __f[0].is_none() {
+            cx.missing("_meta", "CompleteRequestParams");
         }
-        if let Some(x) = o.get("ref") {
-            cx.key(
-                "ref",
-                |cx| {
-                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("ref", "CompleteRequestParams");
         }
-        if let Some(x) = o.get("argument") {
-            cx.key(
-                "argument",
-                |cx| {
-                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("argument", "CompleteRequestParams");
         }
-        if let Some(x) = o.get("context") {
-            cx.key(
-                "context",
-                |cx| {
-                    <CompleteRequestParamsContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &[
+                    "progressToken",
+                    "io.modelcontextprotocol/protocolVersion",
+                    "io.modelcontextprotocol/clientInfo",
+                    "io.modelcontextprotocol/clientCapabilities",
+                    "io.modelcontextprotocol/logLevel",
+                ],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("ref");
+            <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("argument");
+            <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("context");
+            <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22849,24 +22406,19 @@ impl __v::Validate for CompleteRequestParamsRef {
                 <ResourceTemplateReference as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "CompleteRequestParamsRef",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "CompleteRequestParamsRef",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
@@ -22973,22 +22525,22 @@ impl __p::Shape for CompleteRequestParamsArgument {
 impl __v::Validate for CompleteRequestParamsArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("value")];
+        if __f[0].is_none() {
+            cx.missing("name", "CompleteRequestParamsArgument");
         }
-        if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("value", "CompleteRequestParamsArgument");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("value");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23075,14 +22627,11 @@ impl __p::Shape for CompleteRequestParamsContext {
 impl __v::Validate for CompleteRequestParamsContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
-        cx.required(o, &[], "CompleteRequestParamsContext");
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("arguments")];
+        if let Some(x) = __f[0] {
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23217,38 +22766,38 @@ impl __p::Shape for CompleteRequest {
 impl __v::Validate for CompleteRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CompleteRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("completion/complete"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CompleteRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CompleteRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CompleteRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "CompleteRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("completion/complete"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23380,36 +22929,33 @@ impl __p::Shape for CompleteResult {
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        cx.required(o, &["resultType", "completion"], "CompleteResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <ResultMetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["io.modelcontextprotocol/serverInfo"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("resultType"), o.get("completion")];
+        if __f[1].is_none() {
+            cx.missing("resultType", "CompleteResult");
         }
-        if let Some(x) = o.get("resultType") {
-            cx.key(
-                "resultType",
-                |cx| {
-                    <ResultType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("completion", "CompleteResult");
         }
-        if let Some(x) = o.get("completion") {
-            cx.key(
-                "completion",
-                |cx| {
-                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(
+                x,
+                cx,
+                SCHEMA_LABEL,
+                &["io.modelcontextprotocol/serverInfo"],
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("resultType");
+            <ResultType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("completion");
+            <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23528,31 +23074,25 @@ impl __p::Shape for CompleteResultCompletion {
 impl __v::Validate for CompleteResultCompletion {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        cx.required(o, &["values"], "CompleteResultCompletion");
-        if let Some(x) = o.get("values") {
-            cx.key(
-                "values",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                    cx.max_items(x, 100usize);
-                },
-            );
+        let __f = [o.get("values"), o.get("total"), o.get("hasMore")];
+        if __f[0].is_none() {
+            cx.missing("values", "CompleteResultCompletion");
         }
-        if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("values");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.max_items(x, 100usize);
+            cx.pop();
         }
-        if let Some(x) = o.get("hasMore") {
-            cx.key(
-                "hasMore",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("total");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("hasMore");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23675,30 +23215,30 @@ impl __p::Shape for CompleteResultResponse {
 impl __v::Validate for CompleteResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "CompleteResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "CompleteResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "CompleteResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <CompleteResult as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "CompleteResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <CompleteResult as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23812,23 +23352,23 @@ impl __p::Shape for ResourceTemplateReference {
 impl __v::Validate for ResourceTemplateReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
-        cx.required(o, &["type", "uri"], "ResourceTemplateReference");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/resource"));
-                },
-            );
+        let __f = [o.get("type"), o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("type", "ResourceTemplateReference");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceTemplateReference");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/resource"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
     }
 }
@@ -23952,30 +23492,27 @@ impl __p::Shape for PromptReference {
 impl __v::Validate for PromptReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        cx.required(o, &["name", "type"], "PromptReference");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("title"), o.get("type")];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptReference");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("type", "PromptReference");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/prompt"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/prompt"));
+            cx.pop();
         }
     }
 }
@@ -24083,22 +23620,19 @@ impl __p::Shape for ListRootsRequest {
 impl __v::Validate for ListRootsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        cx.required(o, &["method"], "ListRootsRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("roots/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListRootsRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ListRootsRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("roots/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ListRootsRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24184,15 +23718,12 @@ impl __p::Shape for ListRootsRequestParams {
 impl __v::Validate for ListRootsRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequestParams") else { return };
-        cx.required(o, &[], "ListRootsRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -24293,14 +23824,14 @@ impl __p::Shape for ListRootsResult {
 impl __v::Validate for ListRootsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        cx.required(o, &["roots"], "ListRootsResult");
-        if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("roots")];
+        if __f[0].is_none() {
+            cx.missing("roots", "ListRootsResult");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("roots");
+            <Vec<Root> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24421,32 +23952,26 @@ impl __p::Shape for Root {
 impl __v::Validate for Root {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        cx.required(o, &["uri"], "Root");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("name"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "Root");
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <MetaObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <MetaObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -24583,33 +24108,30 @@ impl __p::Shape for ElicitRequestFormParams {
 impl __v::Validate for ElicitRequestFormParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
-        cx.required(o, &["message", "requestedSchema"], "ElicitRequestFormParams");
-        if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("form"));
-                },
-            );
+        let __f = [o.get("mode"), o.get("message"), o.get("requestedSchema")];
+        if __f[1].is_none() {
+            cx.missing("message", "ElicitRequestFormParams");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("requestedSchema", "ElicitRequestFormParams");
         }
-        if let Some(x) = o.get("requestedSchema") {
-            cx.key(
-                "requestedSchema",
-                |cx| {
-                    <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if let Some(x) = __f[0] {
+            cx.push_key("mode");
+            cx.literal(x, __p::Lit::Str("form"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("requestedSchema");
+            <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -24741,45 +24263,40 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         let Some(o) = cx.object(v, "ElicitRequestFormParamsRequestedSchema") else {
             return
         };
-        cx.required(
-            o,
-            &["type", "properties"],
-            "ElicitRequestFormParamsRequestedSchema",
-        );
-        if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("$schema"),
+            o.get("type"),
+            o.get("properties"),
+            o.get("required"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("type", "ElicitRequestFormParamsRequestedSchema");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("properties", "ElicitRequestFormParamsRequestedSchema");
         }
-        if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        PrimitiveSchemaDefinition,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("properties");
+            <BTreeMap<
+                String,
+                PrimitiveSchemaDefinition,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24901,31 +24418,31 @@ impl __p::Shape for ElicitRequestURLParams {
 impl __v::Validate for ElicitRequestURLParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
-        cx.required(o, &["mode", "message", "url"], "ElicitRequestURLParams");
-        if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("url"));
-                },
-            );
+        let __f = [o.get("mode"), o.get("message"), o.get("url")];
+        if __f[0].is_none() {
+            cx.missing("mode", "ElicitRequestURLParams");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "ElicitRequestURLParams");
         }
-        if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("url", "ElicitRequestURLParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("mode");
+            cx.literal(x, __p::Lit::Str("url"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("url");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -25077,24 +24594,14 @@ impl __v::Validate for ElicitRequestParams {
                 <ElicitRequestURLParams as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "mode",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "mode",
-                                other,
-                                "ElicitRequestParams",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("mode");
+                cx.unknown_variant("mode", other, "ElicitRequestParams", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "mode",
-                    |cx| cx.error("type", format!("`{}` must be a string", "mode")),
-                )
+                cx.push_key("mode");
+                cx.error("type", format!("`{}` must be a string", "mode"));
+                cx.pop();
             }
             None => <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx),
         }
@@ -25205,22 +24712,22 @@ impl __p::Shape for ElicitRequest {
 impl __v::Validate for ElicitRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
-        cx.required(o, &["method", "params"], "ElicitRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("elicitation/create"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ElicitRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ElicitRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("elicitation/create"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25559,62 +25066,52 @@ impl __p::Shape for StringSchema {
 impl __v::Validate for StringSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "StringSchema") else { return };
-        cx.required(o, &["type"], "StringSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minLength"),
+            o.get("maxLength"),
+            o.get("format"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "StringSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("minLength") {
-            cx.key(
-                "minLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxLength") {
-            cx.key(
-                "maxLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("minLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("format") {
-            cx.key(
-                "format",
-                |cx| {
-                    <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("maxLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("format");
+            <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25872,54 +25369,46 @@ impl __p::Shape for NumberSchema {
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
-        cx.required(o, &["type"], "NumberSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    <NumberSchemaType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minimum"),
+            o.get("maximum"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "NumberSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            <NumberSchemaType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("minimum") {
-            cx.key(
-                "minimum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maximum") {
-            cx.key(
-                "maximum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("minimum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("maximum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("default");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26136,38 +25625,34 @@ impl __p::Shape for BooleanSchema {
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
-        cx.required(o, &["type"], "BooleanSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("boolean"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "BooleanSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("boolean"));
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("default");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26319,46 +25804,43 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
 impl __v::Validate for UntitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
-        cx.required(o, &["type", "enum"], "UntitledSingleSelectEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("enum"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledSingleSelectEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("enum", "UntitledSingleSelectEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
-        if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26514,48 +25996,45 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
 impl __v::Validate for TitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
-        cx.required(o, &["type", "oneOf"], "TitledSingleSelectEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("oneOf"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "TitledSingleSelectEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("oneOf", "TitledSingleSelectEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
-        if let Some(x) = o.get("oneOf") {
-            cx.key(
-                "oneOf",
-                |cx| {
-                    <Vec<
-                        TitledSingleSelectEnumSchemaOneOfItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("oneOf");
+            <Vec<
+                TitledSingleSelectEnumSchemaOneOfItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26662,22 +26141,22 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchemaOneOfItem") else {
             return
         };
-        cx.required(o, &["const", "title"], "TitledSingleSelectEnumSchemaOneOfItem");
-        if let Some(x) = o.get("const") {
-            cx.key(
-                "const",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("const"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("const", "TitledSingleSelectEnumSchemaOneOfItem");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("title", "TitledSingleSelectEnumSchemaOneOfItem");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("const");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27029,65 +26508,55 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
 impl __v::Validate for UntitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
-        cx.required(o, &["type", "items"], "UntitledMultiSelectEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("array"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minItems"),
+            o.get("maxItems"),
+            o.get("items"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledMultiSelectEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("items", "UntitledMultiSelectEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("array"));
+            cx.pop();
         }
-        if let Some(x) = o.get("minItems") {
-            cx.key(
-                "minItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxItems") {
-            cx.key(
-                "maxItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("minItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("maxItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("items");
+            <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("default");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27194,22 +26663,22 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
 impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
-        cx.required(o, &["type", "enum"], "UntitledMultiSelectEnumSchemaItems");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [o.get("type"), o.get("enum")];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledMultiSelectEnumSchemaItems");
         }
-        if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("enum", "UntitledMultiSelectEnumSchemaItems");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27384,65 +26853,55 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
 impl __v::Validate for TitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
-        cx.required(o, &["type", "items"], "TitledMultiSelectEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("array"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minItems"),
+            o.get("maxItems"),
+            o.get("items"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "TitledMultiSelectEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("items", "TitledMultiSelectEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("array"));
+            cx.pop();
         }
-        if let Some(x) = o.get("minItems") {
-            cx.key(
-                "minItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxItems") {
-            cx.key(
-                "maxItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("minItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("maxItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("items");
+            <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("default");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27549,22 +27008,22 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItemsAnyOfItem") else {
             return
         };
-        cx.required(o, &["const", "title"], "TitledMultiSelectEnumSchemaItemsAnyOfItem");
-        if let Some(x) = o.get("const") {
-            cx.key(
-                "const",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("const"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("const", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("title", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("const");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27665,16 +27124,16 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItems {
 impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
-        cx.required(o, &["anyOf"], "TitledMultiSelectEnumSchemaItems");
-        if let Some(x) = o.get("anyOf") {
-            cx.key(
-                "anyOf",
-                |cx| {
-                    <Vec<
-                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("anyOf")];
+        if __f[0].is_none() {
+            cx.missing("anyOf", "TitledMultiSelectEnumSchemaItems");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("anyOf");
+            <Vec<
+                TitledMultiSelectEnumSchemaItemsAnyOfItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27994,54 +27453,49 @@ impl __p::Shape for LegacyTitledEnumSchema {
 impl __v::Validate for LegacyTitledEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
-        cx.required(o, &["type", "enum"], "LegacyTitledEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("enum"),
+            o.get("enumNames"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "LegacyTitledEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("enum", "LegacyTitledEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
-        if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("enumNames") {
-            cx.key(
-                "enumNames",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("enumNames");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -28350,25 +27804,22 @@ impl __p::Shape for ElicitResult {
 impl __v::Validate for ElicitResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
-        cx.required(o, &["action"], "ElicitResult");
-        if let Some(x) = o.get("action") {
-            cx.key(
-                "action",
-                |cx| {
-                    <ElicitResultAction as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("action"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("action", "ElicitResult");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        ElicitResultContentValue,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("action");
+            <ElicitResultAction as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <BTreeMap<
+                String,
+                ElicitResultContentValue,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -28960,24 +28411,14 @@ impl __v::Validate for ClientRequest {
                 <ListToolsRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientRequest"),
         }
@@ -29288,24 +28729,14 @@ impl __v::Validate for ServerNotification {
                 )
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerNotification"),
         }

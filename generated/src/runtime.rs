@@ -47,12 +47,117 @@ pub trait JsonConvert: Serialize + DeserializeOwned {
 impl<T: Serialize + DeserializeOwned + SchemaType> JsonConvert for T {}
 
 /// A JSON-RPC error object, as every version defines it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RpcError {
     pub code: i64,
     pub message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Written only when present; `null` reads as absent.
     pub data: Option<Value>,
+}
+
+// Written by hand so the crate needs serde without `derive` (no syn/quote in a cold build).
+impl Serialize for RpcError {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("RpcError", if self.data.is_some() { 3 } else { 2 })?;
+        st.serialize_field("code", &self.code)?;
+        st.serialize_field("message", &self.message)?;
+        match &self.data {
+            Some(data) => st.serialize_field("data", data)?,
+            None => st.skip_field("data")?,
+        }
+        st.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RpcError {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["code", "message", "data"];
+
+        enum Field {
+            Code,
+            Message,
+            Data,
+            Other,
+        }
+
+        impl Field {
+            fn from_name(name: &[u8]) -> Self {
+                match name {
+                    b"code" => Field::Code,
+                    b"message" => Field::Message,
+                    b"data" => Field::Data,
+                    _ => Field::Other,
+                }
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Field {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct FieldVisitor;
+                impl de::Visitor<'_> for FieldVisitor {
+                    type Value = Field;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str("field identifier")
+                    }
+                    fn visit_u64<E: de::Error>(self, i: u64) -> Result<Field, E> {
+                        Ok(match i {
+                            0 => Field::Code,
+                            1 => Field::Message,
+                            2 => Field::Data,
+                            _ => Field::Other,
+                        })
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<Field, E> {
+                        Ok(Field::from_name(s.as_bytes()))
+                    }
+                    fn visit_bytes<E: de::Error>(self, b: &[u8]) -> Result<Field, E> {
+                        Ok(Field::from_name(b))
+                    }
+                }
+                d.deserialize_identifier(FieldVisitor)
+            }
+        }
+
+        struct RpcErrorVisitor;
+        impl<'de> de::Visitor<'de> for RpcErrorVisitor {
+            type Value = RpcError;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("struct RpcError")
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<RpcError, A::Error> {
+                let code = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &"struct RpcError with 3 elements"))?;
+                let message = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &"struct RpcError with 3 elements"))?;
+                let data = seq.next_element()?.unwrap_or_default();
+                Ok(RpcError { code, message, data })
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<RpcError, A::Error> {
+                let (mut code, mut message, mut data) = (None, None, None);
+                while let Some(key) = map.next_key::<Field>()? {
+                    match key {
+                        Field::Code if code.is_some() => return Err(de::Error::duplicate_field("code")),
+                        Field::Code => code = Some(map.next_value()?),
+                        Field::Message if message.is_some() => return Err(de::Error::duplicate_field("message")),
+                        Field::Message => message = Some(map.next_value()?),
+                        Field::Data if data.is_some() => return Err(de::Error::duplicate_field("data")),
+                        Field::Data => data = Some(map.next_value::<Option<Value>>()?),
+                        Field::Other => {
+                            map.next_value::<de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(RpcError {
+                    code: code.ok_or_else(|| de::Error::missing_field("code"))?,
+                    message: message.ok_or_else(|| de::Error::missing_field("message"))?,
+                    data: data.flatten(),
+                })
+            }
+        }
+
+        d.deserialize_struct("RpcError", FIELDS, RpcErrorVisitor)
+    }
 }
 
 /// A response, read for the request it answers.
@@ -1236,7 +1341,9 @@ pub mod __private {
 #[cfg(test)]
 mod tests {
     use super::__private::Raw;
+    use super::RpcError;
     use serde::Deserialize;
+    use serde_json::json;
 
     /// Keyed unions are only fast while serde_json hands out JSON text for kept values;
     /// if its protocol changed they would still be right, through `Value`, but slow.
@@ -1251,5 +1358,33 @@ mod tests {
         assert!(matches!(raw, Raw::Value(serde_json::Value::Array(_))));
         let raw = Raw::deserialize(serde_json::json!({"k": null})).unwrap();
         assert!(matches!(raw, Raw::Value(serde_json::Value::Object(_))));
+    }
+
+    // The JSON a `#[derive]` with `skip_serializing_if`/`default` on `data` gave.
+    #[test]
+    fn rpc_error_json() {
+        let plain = RpcError { code: -32601, message: "no such method".into(), data: None };
+        assert_eq!(serde_json::to_string(&plain).unwrap(), r#"{"code":-32601,"message":"no such method"}"#);
+        let with_data = RpcError { data: Some(json!({"a": [1]})), ..plain.clone() };
+        assert_eq!(serde_json::to_string(&with_data).unwrap(), r#"{"code":-32601,"message":"no such method","data":{"a":[1]}}"#);
+        for (text, want) in [
+            (r#"{"code":-32601,"message":"no such method"}"#, &plain),
+            (r#"{"message":"no such method","data":null,"code":-32601,"extra":{"x":1}}"#, &plain),
+            (r#"{"code":-32601,"message":"no such method","data":{"a":[1]}}"#, &with_data),
+            (r#"[-32601,"no such method"]"#, &plain),
+        ] {
+            assert_eq!(&serde_json::from_str::<RpcError>(text).unwrap(), want, "{text}");
+        }
+        for (v, msg) in [
+            (json!({"message": "m"}), "missing field `code`"),
+            (json!({"code": 1}), "missing field `message`"),
+            (json!({"code": "1", "message": "m"}), "invalid type: string \"1\", expected i64"),
+            (json!([1]), "invalid length 1, expected struct RpcError with 3 elements"),
+            (json!("x"), "invalid type: string \"x\", expected struct RpcError"),
+        ] {
+            assert_eq!(serde_json::from_value::<RpcError>(v).unwrap_err().to_string(), msg);
+        }
+        let dup = serde_json::from_str::<RpcError>(r#"{"code":1,"code":2,"message":"m"}"#).unwrap_err().to_string();
+        assert!(dup.starts_with("duplicate field `code`"), "{dup}");
     }
 }

@@ -434,22 +434,19 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        cx.required(o, &["method"], "Request");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Request");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -535,14 +532,11 @@ impl __p::Shape for RequestParamsMeta {
 impl __v::Validate for RequestParamsMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        cx.required(o, &[], "RequestParamsMeta");
-        if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("progressToken")];
+        if let Some(x) = __f[0] {
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -623,20 +617,12 @@ impl __p::Shape for RequestParams {
 impl __v::Validate for RequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        cx.required(o, &[], "RequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
     }
 }
@@ -735,22 +721,19 @@ impl __p::Shape for Notification {
 impl __v::Validate for Notification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        cx.required(o, &["method"], "Notification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Notification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -837,15 +820,12 @@ impl __p::Shape for NotificationParams {
 impl __v::Validate for NotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        cx.required(o, &[], "NotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -929,15 +909,12 @@ impl __p::Shape for Result {
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        cx.required(o, &[], "Result");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -1195,38 +1172,35 @@ impl __p::Shape for JSONRPCRequest {
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "JSONRPCRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1356,30 +1330,27 @@ impl __p::Shape for JSONRPCNotification {
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -1502,30 +1473,30 @@ impl __p::Shape for JSONRPCResponse {
 impl __v::Validate for JSONRPCResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "JSONRPCResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <Result as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "JSONRPCResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <Result as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -1654,30 +1625,30 @@ impl __p::Shape for JSONRPCError {
 impl __v::Validate for JSONRPCError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCError") else { return };
-        cx.required(o, &["jsonrpc", "id", "error"], "JSONRPCError");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCError");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "JSONRPCError");
         }
-        if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <JSONRPCErrorError as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("error", "JSONRPCError");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("error");
+            <JSONRPCErrorError as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -1790,30 +1761,27 @@ impl __p::Shape for JSONRPCErrorError {
 impl __v::Validate for JSONRPCErrorError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorError") else { return };
-        cx.required(o, &["code", "message"], "JSONRPCErrorError");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "JSONRPCErrorError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "JSONRPCErrorError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1932,22 +1900,22 @@ impl __p::Shape for CancelledNotification {
 impl __v::Validate for CancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        cx.required(o, &["method", "params"], "CancelledNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CancelledNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CancelledNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2056,22 +2024,19 @@ impl __p::Shape for CancelledNotificationParams {
 impl __v::Validate for CancelledNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        cx.required(o, &["requestId"], "CancelledNotificationParams");
-        if let Some(x) = o.get("requestId") {
-            cx.key(
-                "requestId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("requestId"), o.get("reason")];
+        if __f[0].is_none() {
+            cx.missing("requestId", "CancelledNotificationParams");
         }
-        if let Some(x) = o.get("reason") {
-            cx.key(
-                "reason",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("requestId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("reason");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2179,22 +2144,22 @@ impl __p::Shape for InitializeRequest {
 impl __v::Validate for InitializeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        cx.required(o, &["method", "params"], "InitializeRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("initialize"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "InitializeRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "InitializeRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("initialize"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2311,34 +2276,30 @@ impl __p::Shape for InitializeRequestParams {
 impl __v::Validate for InitializeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "capabilities", "clientInfo"],
-            "InitializeRequestParams",
-        );
-        if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("protocolVersion"), o.get("capabilities"), o.get("clientInfo")];
+        if __f[0].is_none() {
+            cx.missing("protocolVersion", "InitializeRequestParams");
         }
-        if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("capabilities", "InitializeRequestParams");
         }
-        if let Some(x) = o.get("clientInfo") {
-            cx.key(
-                "clientInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("clientInfo", "InitializeRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("capabilities");
+            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("clientInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2482,51 +2443,47 @@ impl __p::Shape for InitializeResult {
 impl __v::Validate for InitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "capabilities", "serverInfo"],
-            "InitializeResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("protocolVersion"),
+            o.get("capabilities"),
+            o.get("serverInfo"),
+            o.get("instructions"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("protocolVersion", "InitializeResult");
         }
-        if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("capabilities", "InitializeResult");
         }
-        if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("serverInfo", "InitializeResult");
         }
-        if let Some(x) = o.get("serverInfo") {
-            cx.key(
-                "serverInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("instructions") {
-            cx.key(
-                "instructions",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("capabilities");
+            <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("serverInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("instructions");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2629,22 +2586,19 @@ impl __p::Shape for InitializedNotification {
 impl __v::Validate for InitializedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        cx.required(o, &["method"], "InitializedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/initialized"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "InitializedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/initialized"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2756,33 +2710,21 @@ impl __p::Shape for ClientCapabilities {
 impl __v::Validate for ClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        cx.required(o, &[], "ClientCapabilities");
-        if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("experimental"), o.get("roots"), o.get("sampling")];
+        if let Some(x) = __f[0] {
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("roots");
+            <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("sampling");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2871,14 +2813,11 @@ impl __p::Shape for ClientCapabilitiesRoots {
 impl __v::Validate for ClientCapabilitiesRoots {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        cx.required(o, &[], "ClientCapabilitiesRoots");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3011,49 +2950,37 @@ impl __p::Shape for ServerCapabilities {
 impl __v::Validate for ServerCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        cx.required(o, &[], "ServerCapabilities");
-        if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("experimental"),
+            o.get("logging"),
+            o.get("prompts"),
+            o.get("resources"),
+            o.get("tools"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("logging") {
-            cx.key(
-                "logging",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("logging");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("prompts");
+            <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("resources");
+            <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("tools");
+            <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3142,14 +3069,11 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 impl __v::Validate for ServerCapabilitiesPrompts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        cx.required(o, &[], "ServerCapabilitiesPrompts");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3249,22 +3173,16 @@ impl __p::Shape for ServerCapabilitiesResources {
 impl __v::Validate for ServerCapabilitiesResources {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        cx.required(o, &[], "ServerCapabilitiesResources");
-        if let Some(x) = o.get("subscribe") {
-            cx.key(
-                "subscribe",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("subscribe"), o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("subscribe");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3353,14 +3271,11 @@ impl __p::Shape for ServerCapabilitiesTools {
 impl __v::Validate for ServerCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTools");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3458,22 +3373,22 @@ impl __p::Shape for Implementation {
 impl __v::Validate for Implementation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        cx.required(o, &["name", "version"], "Implementation");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("version")];
+        if __f[0].is_none() {
+            cx.missing("name", "Implementation");
         }
-        if let Some(x) = o.get("version") {
-            cx.key(
-                "version",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("version", "Implementation");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("version");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3567,22 +3482,19 @@ impl __p::Shape for PingRequest {
 impl __v::Validate for PingRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        cx.required(o, &["method"], "PingRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ping"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "PingRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ping"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3693,22 +3605,22 @@ impl __p::Shape for ProgressNotification {
 impl __v::Validate for ProgressNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        cx.required(o, &["method", "params"], "ProgressNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/progress"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ProgressNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ProgressNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/progress"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3829,30 +3741,27 @@ impl __p::Shape for ProgressNotificationParams {
 impl __v::Validate for ProgressNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
-        if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("progressToken"), o.get("progress"), o.get("total")];
+        if __f[0].is_none() {
+            cx.missing("progressToken", "ProgressNotificationParams");
         }
-        if let Some(x) = o.get("progress") {
-            cx.key(
-                "progress",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("progress", "ProgressNotificationParams");
         }
-        if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("progress");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("total");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3951,22 +3860,19 @@ impl __p::Shape for PaginatedRequest {
 impl __v::Validate for PaginatedRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        cx.required(o, &["method"], "PaginatedRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "PaginatedRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4054,14 +3960,11 @@ impl __p::Shape for PaginatedRequestParams {
 impl __v::Validate for PaginatedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        cx.required(o, &[], "PaginatedRequestParams");
-        if let Some(x) = o.get("cursor") {
-            cx.key(
-                "cursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("cursor")];
+        if let Some(x) = __f[0] {
+            cx.push_key("cursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4156,23 +4059,17 @@ impl __p::Shape for PaginatedResult {
 impl __v::Validate for PaginatedResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        cx.required(o, &[], "PaginatedResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4275,22 +4172,19 @@ impl __p::Shape for ListResourcesRequest {
 impl __v::Validate for ListResourcesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        cx.required(o, &["method"], "ListResourcesRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourcesRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4412,31 +4306,25 @@ impl __p::Shape for ListResourcesResult {
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        cx.required(o, &["resources"], "ListResourcesResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resources")];
+        if __f[2].is_none() {
+            cx.missing("resources", "ListResourcesResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("resources");
+            <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4539,22 +4427,19 @@ impl __p::Shape for ListResourceTemplatesRequest {
 impl __v::Validate for ListResourceTemplatesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        cx.required(o, &["method"], "ListResourceTemplatesRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourceTemplatesRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/templates/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4686,31 +4571,25 @@ impl __p::Shape for ListResourceTemplatesResult {
 impl __v::Validate for ListResourceTemplatesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        cx.required(o, &["resourceTemplates"], "ListResourceTemplatesResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resourceTemplates")];
+        if __f[2].is_none() {
+            cx.missing("resourceTemplates", "ListResourceTemplatesResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("resourceTemplates") {
-            cx.key(
-                "resourceTemplates",
-                |cx| {
-                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("resourceTemplates");
+            <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4821,22 +4700,22 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        cx.required(o, &["method", "params"], "ReadResourceRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/read"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ReadResourceRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ReadResourceRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/read"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4933,15 +4812,15 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        cx.required(o, &["uri"], "ReadResourceRequestParams");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ReadResourceRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5053,25 +4932,20 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        cx.required(o, &["contents"], "ReadResourceResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("contents")];
+        if __f[1].is_none() {
+            cx.missing("contents", "ReadResourceResult");
         }
-        if let Some(x) = o.get("contents") {
-            cx.key(
-                "contents",
-                |cx| {
-                    <Vec<
-                        ReadResourceResultContentsItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("contents");
+            <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5340,22 +5214,19 @@ impl __p::Shape for ResourceListChangedNotification {
 impl __v::Validate for ResourceListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        cx.required(o, &["method"], "ResourceListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5461,22 +5332,22 @@ impl __p::Shape for SubscribeRequest {
 impl __v::Validate for SubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        cx.required(o, &["method", "params"], "SubscribeRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/subscribe"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "SubscribeRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "SubscribeRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/subscribe"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5573,15 +5444,15 @@ impl __p::Shape for SubscribeRequestParams {
 impl __v::Validate for SubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        cx.required(o, &["uri"], "SubscribeRequestParams");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("uri", "SubscribeRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5692,22 +5563,22 @@ impl __p::Shape for UnsubscribeRequest {
 impl __v::Validate for UnsubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        cx.required(o, &["method", "params"], "UnsubscribeRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "UnsubscribeRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "UnsubscribeRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5804,15 +5675,15 @@ impl __p::Shape for UnsubscribeRequestParams {
 impl __v::Validate for UnsubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        cx.required(o, &["uri"], "UnsubscribeRequestParams");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("uri", "UnsubscribeRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -5928,25 +5799,22 @@ impl __p::Shape for ResourceUpdatedNotification {
 impl __v::Validate for ResourceUpdatedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        cx.required(o, &["method", "params"], "ResourceUpdatedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceUpdatedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ResourceUpdatedNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6043,15 +5911,15 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 impl __v::Validate for ResourceUpdatedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ResourceUpdatedNotificationParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -6202,55 +6070,50 @@ impl __p::Shape for Resource {
 impl __v::Validate for Resource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        cx.required(o, &["uri", "name"], "Resource");
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("annotations"),
+            o.get("uri"),
+            o.get("name"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("size"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("uri", "Resource");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("name", "Resource");
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6395,47 +6258,44 @@ impl __p::Shape for ResourceTemplate {
 impl __v::Validate for ResourceTemplate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        cx.required(o, &["uriTemplate", "name"], "ResourceTemplate");
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("annotations"),
+            o.get("uriTemplate"),
+            o.get("name"),
+            o.get("description"),
+            o.get("mimeType"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("uriTemplate", "ResourceTemplate");
         }
-        if let Some(x) = o.get("uriTemplate") {
-            cx.key(
-                "uriTemplate",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("name", "ResourceTemplate");
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("uriTemplate");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6545,23 +6405,20 @@ impl __p::Shape for ResourceContents {
 impl __v::Validate for ResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        cx.required(o, &["uri"], "ResourceContents");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("mimeType")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ResourceContents");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6680,31 +6537,28 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        cx.required(o, &["uri", "text"], "TextResourceContents");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("text")];
+        if __f[0].is_none() {
+            cx.missing("uri", "TextResourceContents");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("text", "TextResourceContents");
         }
-        if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6831,32 +6685,29 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        cx.required(o, &["uri", "blob"], "BlobResourceContents");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("blob")];
+        if __f[0].is_none() {
+            cx.missing("uri", "BlobResourceContents");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("blob", "BlobResourceContents");
         }
-        if let Some(x) = o.get("blob") {
-            cx.key(
-                "blob",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("blob");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -6965,22 +6816,19 @@ impl __p::Shape for ListPromptsRequest {
 impl __v::Validate for ListPromptsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        cx.required(o, &["method"], "ListPromptsRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListPromptsRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7099,31 +6947,25 @@ impl __p::Shape for ListPromptsResult {
 impl __v::Validate for ListPromptsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        cx.required(o, &["prompts"], "ListPromptsResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("prompts")];
+        if __f[2].is_none() {
+            cx.missing("prompts", "ListPromptsResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("prompts");
+            <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7229,22 +7071,22 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        cx.required(o, &["method", "params"], "GetPromptRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/get"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetPromptRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "GetPromptRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/get"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7351,22 +7193,19 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        cx.required(o, &["name"], "GetPromptRequestParams");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("arguments")];
+        if __f[0].is_none() {
+            cx.missing("name", "GetPromptRequestParams");
         }
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7482,31 +7321,25 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        cx.required(o, &["messages"], "GetPromptResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("description"), o.get("messages")];
+        if __f[2].is_none() {
+            cx.missing("messages", "GetPromptResult");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("messages");
+            <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7620,30 +7453,24 @@ impl __p::Shape for Prompt {
 impl __v::Validate for Prompt {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        cx.required(o, &["name"], "Prompt");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("description"), o.get("arguments")];
+        if __f[0].is_none() {
+            cx.missing("name", "Prompt");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("arguments");
+            <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7757,30 +7584,24 @@ impl __p::Shape for PromptArgument {
 impl __v::Validate for PromptArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        cx.required(o, &["name"], "PromptArgument");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("description"), o.get("required")];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptArgument");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("required");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7977,22 +7798,22 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        cx.required(o, &["role", "content"], "PromptMessage");
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "PromptMessage");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <PromptMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("content", "PromptMessage");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <PromptMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8156,24 +7977,14 @@ impl __v::Validate for PromptMessageContent {
                 <EmbeddedResource as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "PromptMessageContent",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "PromptMessageContent", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "PromptMessageContent"),
         }
@@ -8297,30 +8108,27 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        cx.required(o, &["type", "resource"], "EmbeddedResource");
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("annotations"), o.get("type"), o.get("resource")];
+        if __f[1].is_none() {
+            cx.missing("type", "EmbeddedResource");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("resource", "EmbeddedResource");
         }
-        if let Some(x) = o.get("resource") {
-            cx.key(
-                "resource",
-                |cx| {
-                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource"));
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("resource");
+            <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8589,22 +8397,19 @@ impl __p::Shape for PromptListChangedNotification {
 impl __v::Validate for PromptListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        cx.required(o, &["method"], "PromptListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "PromptListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8702,22 +8507,19 @@ impl __p::Shape for ListToolsRequest {
 impl __v::Validate for ListToolsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        cx.required(o, &["method"], "ListToolsRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListToolsRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8834,31 +8636,25 @@ impl __p::Shape for ListToolsResult {
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        cx.required(o, &["tools"], "ListToolsResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("tools")];
+        if __f[2].is_none() {
+            cx.missing("tools", "ListToolsResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8986,33 +8782,25 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        cx.required(o, &["content"], "CallToolResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("content"), o.get("isError")];
+        if __f[1].is_none() {
+            cx.missing("content", "CallToolResult");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<
-                        CallToolResultContentItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <Vec<CallToolResultContentItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9176,24 +8964,19 @@ impl __v::Validate for CallToolResultContentItem {
                 <EmbeddedResource as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "CallToolResultContentItem",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "CallToolResultContentItem",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "CallToolResultContentItem"),
         }
@@ -9301,22 +9084,22 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        cx.required(o, &["method", "params"], "CallToolRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/call"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CallToolRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CallToolRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/call"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9421,22 +9204,19 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        cx.required(o, &["name"], "CallToolRequestParams");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("arguments")];
+        if __f[0].is_none() {
+            cx.missing("name", "CallToolRequestParams");
         }
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9539,22 +9319,19 @@ impl __p::Shape for ToolListChangedNotification {
 impl __v::Validate for ToolListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        cx.required(o, &["method"], "ToolListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ToolListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9666,30 +9443,27 @@ impl __p::Shape for Tool {
 impl __v::Validate for Tool {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        cx.required(o, &["name", "inputSchema"], "Tool");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("description"), o.get("inputSchema")];
+        if __f[0].is_none() {
+            cx.missing("name", "Tool");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("inputSchema", "Tool");
         }
-        if let Some(x) = o.get("inputSchema") {
-            cx.key(
-                "inputSchema",
-                |cx| {
-                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("inputSchema");
+            <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -9799,33 +9573,24 @@ impl __p::Shape for ToolInputSchema {
 impl __v::Validate for ToolInputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        cx.required(o, &["type"], "ToolInputSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+        let __f = [o.get("type"), o.get("properties"), o.get("required")];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolInputSchema");
         }
-        if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
-        if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("properties");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9931,22 +9696,22 @@ impl __p::Shape for SetLevelRequest {
 impl __v::Validate for SetLevelRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        cx.required(o, &["method", "params"], "SetLevelRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("logging/setLevel"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "SetLevelRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "SetLevelRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("logging/setLevel"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10041,14 +9806,14 @@ impl __p::Shape for SetLevelRequestParams {
 impl __v::Validate for SetLevelRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        cx.required(o, &["level"], "SetLevelRequestParams");
-        if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("level")];
+        if __f[0].is_none() {
+            cx.missing("level", "SetLevelRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10164,25 +9929,22 @@ impl __p::Shape for LoggingMessageNotification {
 impl __v::Validate for LoggingMessageNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        cx.required(o, &["method", "params"], "LoggingMessageNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/message"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "LoggingMessageNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "LoggingMessageNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/message"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10297,30 +10059,27 @@ impl __p::Shape for LoggingMessageNotificationParams {
 impl __v::Validate for LoggingMessageNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
-        if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("level"), o.get("logger"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("level", "LoggingMessageNotificationParams");
         }
-        if let Some(x) = o.get("logger") {
-            cx.key(
-                "logger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("data", "LoggingMessageNotificationParams");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("logger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10558,22 +10317,22 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        cx.required(o, &["method", "params"], "CreateMessageRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CreateMessageRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CreateMessageRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10857,73 +10616,64 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
-        if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("messages"),
+            o.get("modelPreferences"),
+            o.get("systemPrompt"),
+            o.get("includeContext"),
+            o.get("temperature"),
+            o.get("maxTokens"),
+            o.get("stopSequences"),
+            o.get("metadata"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("messages", "CreateMessageRequestParams");
         }
-        if let Some(x) = o.get("modelPreferences") {
-            cx.key(
-                "modelPreferences",
-                |cx| {
-                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("maxTokens", "CreateMessageRequestParams");
         }
-        if let Some(x) = o.get("systemPrompt") {
-            cx.key(
-                "systemPrompt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("messages");
+            <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("includeContext") {
-            cx.key(
-                "includeContext",
-                |cx| {
-                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("modelPreferences");
+            <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("temperature") {
-            cx.key(
-                "temperature",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("systemPrompt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxTokens") {
-            cx.key(
-                "maxTokens",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[3] {
+            cx.push_key("includeContext");
+            <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("stopSequences") {
-            cx.key(
-                "stopSequences",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("temperature");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("metadata") {
-            cx.key(
-                "metadata",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("maxTokens");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("stopSequences");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("metadata");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11071,50 +10821,47 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        cx.required(o, &["role", "content", "model"], "CreateMessageResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("role"),
+            o.get("content"),
+            o.get("model"),
+            o.get("stopReason"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("role", "CreateMessageResult");
         }
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("content", "CreateMessageResult");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("model", "CreateMessageResult");
         }
-        if let Some(x) = o.get("model") {
-            cx.key(
-                "model",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("stopReason") {
-            cx.key(
-                "stopReason",
-                |cx| {
-                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("model");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("stopReason");
+            <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11308,22 +11055,22 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        cx.required(o, &["role", "content"], "SamplingMessage");
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "SamplingMessage");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("content", "SamplingMessage");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11461,24 +11208,19 @@ impl __v::Validate for SamplingMessageContent {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "SamplingMessageContent",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "SamplingMessageContent",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "SamplingMessageContent"),
         }
@@ -11563,14 +11305,11 @@ impl __p::Shape for Annotated {
 impl __v::Validate for Annotated {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotated") else { return };
-        cx.required(o, &[], "Annotated");
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("annotations")];
+        if let Some(x) = __f[0] {
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11680,24 +11419,18 @@ impl __p::Shape for AnnotatedAnnotations {
 impl __v::Validate for AnnotatedAnnotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AnnotatedAnnotations") else { return };
-        cx.required(o, &[], "AnnotatedAnnotations");
-        if let Some(x) = o.get("audience") {
-            cx.key(
-                "audience",
-                |cx| {
-                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("audience"), o.get("priority")];
+        if let Some(x) = __f[0] {
+            cx.push_key("audience");
+            <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("priority") {
-            cx.key(
-                "priority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("priority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
     }
 }
@@ -11808,30 +11541,27 @@ impl __p::Shape for TextContent {
 impl __v::Validate for TextContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        cx.required(o, &["type", "text"], "TextContent");
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("annotations"), o.get("type"), o.get("text")];
+        if __f[1].is_none() {
+            cx.missing("type", "TextContent");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("text"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("text", "TextContent");
         }
-        if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("text"));
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11956,39 +11686,41 @@ impl __p::Shape for ImageContent {
 impl __v::Validate for ImageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "ImageContent");
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("annotations"),
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("type", "ImageContent");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("image"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("data", "ImageContent");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("mimeType", "ImageContent");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("annotations");
+            <AnnotatedAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("image"));
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12148,44 +11880,37 @@ impl __p::Shape for ModelPreferences {
 impl __v::Validate for ModelPreferences {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        cx.required(o, &[], "ModelPreferences");
-        if let Some(x) = o.get("hints") {
-            cx.key(
-                "hints",
-                |cx| {
-                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("hints"),
+            o.get("costPriority"),
+            o.get("speedPriority"),
+            o.get("intelligencePriority"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("hints");
+            <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("costPriority") {
-            cx.key(
-                "costPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("costPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
-        if let Some(x) = o.get("speedPriority") {
-            cx.key(
-                "speedPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("speedPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
-        if let Some(x) = o.get("intelligencePriority") {
-            cx.key(
-                "intelligencePriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("intelligencePriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
     }
 }
@@ -12278,14 +12003,11 @@ impl __p::Shape for ModelHint {
 impl __v::Validate for ModelHint {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        cx.required(o, &[], "ModelHint");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name")];
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12391,22 +12113,22 @@ impl __p::Shape for CompleteRequest {
 impl __v::Validate for CompleteRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        cx.required(o, &["method", "params"], "CompleteRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("completion/complete"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "CompleteRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CompleteRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("completion/complete"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12554,24 +12276,19 @@ impl __v::Validate for CompleteRequestParamsRef {
                 <ResourceReference as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "CompleteRequestParamsRef",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "CompleteRequestParamsRef",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
@@ -12678,22 +12395,22 @@ impl __p::Shape for CompleteRequestParamsArgument {
 impl __v::Validate for CompleteRequestParamsArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("value")];
+        if __f[0].is_none() {
+            cx.missing("name", "CompleteRequestParamsArgument");
         }
-        if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("value", "CompleteRequestParamsArgument");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("value");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12803,25 +12520,22 @@ impl __p::Shape for CompleteRequestParams {
 impl __v::Validate for CompleteRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        cx.required(o, &["ref", "argument"], "CompleteRequestParams");
-        if let Some(x) = o.get("ref") {
-            cx.key(
-                "ref",
-                |cx| {
-                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("ref"), o.get("argument")];
+        if __f[0].is_none() {
+            cx.missing("ref", "CompleteRequestParams");
         }
-        if let Some(x) = o.get("argument") {
-            cx.key(
-                "argument",
-                |cx| {
-                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("argument", "CompleteRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("ref");
+            <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("argument");
+            <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12928,23 +12642,20 @@ impl __p::Shape for CompleteResult {
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        cx.required(o, &["completion"], "CompleteResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("completion")];
+        if __f[1].is_none() {
+            cx.missing("completion", "CompleteResult");
         }
-        if let Some(x) = o.get("completion") {
-            cx.key(
-                "completion",
-                |cx| {
-                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("completion");
+            <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13061,30 +12772,24 @@ impl __p::Shape for CompleteResultCompletion {
 impl __v::Validate for CompleteResultCompletion {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        cx.required(o, &["values"], "CompleteResultCompletion");
-        if let Some(x) = o.get("values") {
-            cx.key(
-                "values",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("values"), o.get("total"), o.get("hasMore")];
+        if __f[0].is_none() {
+            cx.missing("values", "CompleteResultCompletion");
         }
-        if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("values");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("hasMore") {
-            cx.key(
-                "hasMore",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("total");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("hasMore");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13195,23 +12900,23 @@ impl __p::Shape for ResourceReference {
 impl __v::Validate for ResourceReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceReference") else { return };
-        cx.required(o, &["type", "uri"], "ResourceReference");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/resource"));
-                },
-            );
+        let __f = [o.get("type"), o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("type", "ResourceReference");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceReference");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/resource"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
     }
 }
@@ -13318,22 +13023,22 @@ impl __p::Shape for PromptReference {
 impl __v::Validate for PromptReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        cx.required(o, &["type", "name"], "PromptReference");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/prompt"));
-                },
-            );
+        let __f = [o.get("type"), o.get("name")];
+        if __f[0].is_none() {
+            cx.missing("type", "PromptReference");
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("name", "PromptReference");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/prompt"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13437,22 +13142,19 @@ impl __p::Shape for ListRootsRequest {
 impl __v::Validate for ListRootsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        cx.required(o, &["method"], "ListRootsRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("roots/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListRootsRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("roots/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13558,23 +13260,20 @@ impl __p::Shape for ListRootsResult {
 impl __v::Validate for ListRootsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        cx.required(o, &["roots"], "ListRootsResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("roots")];
+        if __f[1].is_none() {
+            cx.missing("roots", "ListRootsResult");
         }
-        if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("roots");
+            <Vec<Root> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13682,23 +13381,20 @@ impl __p::Shape for Root {
 impl __v::Validate for Root {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        cx.required(o, &["uri"], "Root");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("name")];
+        if __f[0].is_none() {
+            cx.missing("uri", "Root");
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13803,22 +13499,19 @@ impl __p::Shape for RootsListChangedNotification {
 impl __v::Validate for RootsListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        cx.required(o, &["method"], "RootsListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "RootsListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14181,24 +13874,14 @@ impl __v::Validate for ClientRequest {
                 <ListToolsRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientRequest"),
         }
@@ -14391,24 +14074,14 @@ impl __v::Validate for ClientNotification {
                 <RootsListChangedNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientNotification"),
         }
@@ -14733,24 +14406,14 @@ impl __v::Validate for ServerRequest {
                 <ListRootsRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerRequest"),
         }
@@ -15019,24 +14682,14 @@ impl __v::Validate for ServerNotification {
                 <PromptListChangedNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerNotification"),
         }

@@ -422,28 +422,17 @@ impl __p::Shape for TaskAugmentedRequestParams {
 impl __v::Validate for TaskAugmentedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskAugmentedRequestParams") else { return };
-        cx.required(o, &[], "TaskAugmentedRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("task")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
-        if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -527,20 +516,12 @@ impl __p::Shape for RequestParams {
 impl __v::Validate for RequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        cx.required(o, &[], "RequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
     }
 }
@@ -626,14 +607,11 @@ impl __p::Shape for RequestParamsMeta {
 impl __v::Validate for RequestParamsMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        cx.required(o, &[], "RequestParamsMeta");
-        if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("progressToken")];
+        if let Some(x) = __f[0] {
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -733,22 +711,19 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        cx.required(o, &["method"], "Request");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Request");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -835,15 +810,12 @@ impl __p::Shape for NotificationParams {
 impl __v::Validate for NotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        cx.required(o, &[], "NotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -943,22 +915,19 @@ impl __p::Shape for Notification {
 impl __v::Validate for Notification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        cx.required(o, &["method"], "Notification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params")];
+        if __f[0].is_none() {
+            cx.missing("method", "Notification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1042,15 +1011,12 @@ impl __p::Shape for Result {
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        cx.required(o, &[], "Result");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -1159,30 +1125,27 @@ impl __p::Shape for Error {
 impl __v::Validate for Error {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        cx.required(o, &["code", "message"], "Error");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "Error");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "Error");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1440,38 +1403,35 @@ impl __p::Shape for JSONRPCRequest {
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "JSONRPCRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "JSONRPCRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -1601,30 +1561,27 @@ impl __p::Shape for JSONRPCNotification {
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "JSONRPCNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "JSONRPCNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "JSONRPCNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -1752,30 +1709,30 @@ impl __p::Shape for JSONRPCResultResponse {
 impl __v::Validate for JSONRPCResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
-        cx.required(o, &["jsonrpc", "id", "result"], "JSONRPCResultResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCResultResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "JSONRPCResultResponse");
         }
-        if let Some(x) = o.get("result") {
-            cx.key(
-                "result",
-                |cx| {
-                    <Result as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("result", "JSONRPCResultResponse");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("result");
+            <Result as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -1906,30 +1863,27 @@ impl __p::Shape for JSONRPCErrorResponse {
 impl __v::Validate for JSONRPCErrorResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
-        cx.required(o, &["jsonrpc", "error"], "JSONRPCErrorResponse");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "JSONRPCErrorResponse");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("error", "JSONRPCErrorResponse");
         }
-        if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <Error as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("error");
+            <Error as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -2236,33 +2190,27 @@ impl __p::Shape for URLElicitationRequiredError {
 impl __v::Validate for URLElicitationRequiredError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "URLElicitationRequiredError") else { return };
-        cx.required(o, &["jsonrpc", "error"], "URLElicitationRequiredError");
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("jsonrpc", "URLElicitationRequiredError");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("error", "URLElicitationRequiredError");
         }
-        if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <URLElicitationRequiredErrorError as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("error");
+            <URLElicitationRequiredErrorError as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2363,14 +2311,14 @@ impl __v::Validate for URLElicitationRequiredErrorErrorData {
         let Some(o) = cx.object(v, "URLElicitationRequiredErrorErrorData") else {
             return
         };
-        cx.required(o, &["elicitations"], "URLElicitationRequiredErrorErrorData");
-        if let Some(x) = o.get("elicitations") {
-            cx.key(
-                "elicitations",
-                |cx| {
-                    <Vec<ElicitRequestURLParams> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("elicitations")];
+        if __f[0].is_none() {
+            cx.missing("elicitations", "URLElicitationRequiredErrorErrorData");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("elicitations");
+            <Vec<ElicitRequestURLParams> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2493,33 +2441,33 @@ impl __p::Shape for URLElicitationRequiredErrorError {
 impl __v::Validate for URLElicitationRequiredErrorError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "URLElicitationRequiredErrorError") else { return };
-        cx.required(o, &["code", "message", "data"], "URLElicitationRequiredErrorError");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32042i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "URLElicitationRequiredErrorError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "URLElicitationRequiredErrorError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <URLElicitationRequiredErrorErrorData as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if __f[2].is_none() {
+            cx.missing("data", "URLElicitationRequiredErrorError");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32042i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <URLElicitationRequiredErrorErrorData as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -2632,31 +2580,22 @@ impl __p::Shape for CancelledNotificationParams {
 impl __v::Validate for CancelledNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        cx.required(o, &[], "CancelledNotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("requestId"), o.get("reason")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("requestId") {
-            cx.key(
-                "requestId",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("requestId");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("reason") {
-            cx.key(
-                "reason",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("reason");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -2792,30 +2731,30 @@ impl __p::Shape for CancelledNotification {
 impl __v::Validate for CancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "CancelledNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/cancelled"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "CancelledNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CancelledNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CancelledNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/cancelled"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CancelledNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -2942,48 +2881,41 @@ impl __p::Shape for InitializeRequestParams {
 impl __v::Validate for InitializeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "capabilities", "clientInfo"],
-            "InitializeRequestParams",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("protocolVersion"),
+            o.get("capabilities"),
+            o.get("clientInfo"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("protocolVersion", "InitializeRequestParams");
         }
-        if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("capabilities", "InitializeRequestParams");
         }
-        if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ClientCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("clientInfo", "InitializeRequestParams");
         }
-        if let Some(x) = o.get("clientInfo") {
-            cx.key(
-                "clientInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("capabilities");
+            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("clientInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3117,38 +3049,38 @@ impl __p::Shape for InitializeRequest {
 impl __v::Validate for InitializeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "InitializeRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("initialize"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "InitializeRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "InitializeRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "InitializeRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "InitializeRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("initialize"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <InitializeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3292,51 +3224,47 @@ impl __p::Shape for InitializeResult {
 impl __v::Validate for InitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        cx.required(
-            o,
-            &["protocolVersion", "capabilities", "serverInfo"],
-            "InitializeResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("protocolVersion"),
+            o.get("capabilities"),
+            o.get("serverInfo"),
+            o.get("instructions"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("protocolVersion", "InitializeResult");
         }
-        if let Some(x) = o.get("protocolVersion") {
-            cx.key(
-                "protocolVersion",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("capabilities", "InitializeResult");
         }
-        if let Some(x) = o.get("capabilities") {
-            cx.key(
-                "capabilities",
-                |cx| {
-                    <ServerCapabilities as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("serverInfo", "InitializeResult");
         }
-        if let Some(x) = o.get("serverInfo") {
-            cx.key(
-                "serverInfo",
-                |cx| {
-                    <Implementation as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("instructions") {
-            cx.key(
-                "instructions",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("protocolVersion");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("capabilities");
+            <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("serverInfo");
+            <Implementation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("instructions");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3456,30 +3384,27 @@ impl __p::Shape for InitializedNotification {
 impl __v::Validate for InitializedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "InitializedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/initialized"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "InitializedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "InitializedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/initialized"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -3617,52 +3542,37 @@ impl __p::Shape for ClientCapabilities {
 impl __v::Validate for ClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        cx.required(o, &[], "ClientCapabilities");
-        if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("experimental"),
+            o.get("roots"),
+            o.get("sampling"),
+            o.get("elicitation"),
+            o.get("tasks"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("roots");
+            <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("sampling");
+            <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("elicitation") {
-            cx.key(
-                "elicitation",
-                |cx| {
-                    <ClientCapabilitiesElicitation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("elicitation");
+            <ClientCapabilitiesElicitation as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tasks") {
-            cx.key(
-                "tasks",
-                |cx| {
-                    <ClientCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("tasks");
+            <ClientCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3751,14 +3661,11 @@ impl __p::Shape for ClientCapabilitiesRoots {
 impl __v::Validate for ClientCapabilitiesRoots {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        cx.required(o, &[], "ClientCapabilitiesRoots");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3857,22 +3764,16 @@ impl __p::Shape for ClientCapabilitiesSampling {
 impl __v::Validate for ClientCapabilitiesSampling {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
-        cx.required(o, &[], "ClientCapabilitiesSampling");
-        if let Some(x) = o.get("context") {
-            cx.key(
-                "context",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("context"), o.get("tools")];
+        if let Some(x) = __f[0] {
+            cx.push_key("context");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("tools");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -3968,22 +3869,16 @@ impl __p::Shape for ClientCapabilitiesElicitation {
 impl __v::Validate for ClientCapabilitiesElicitation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
-        cx.required(o, &[], "ClientCapabilitiesElicitation");
-        if let Some(x) = o.get("form") {
-            cx.key(
-                "form",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("form"), o.get("url")];
+        if let Some(x) = __f[0] {
+            cx.push_key("form");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("url");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4074,14 +3969,11 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsSampling {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsSampling") else {
             return
         };
-        cx.required(o, &[], "ClientCapabilitiesTasksRequestsSampling");
-        if let Some(x) = o.get("createMessage") {
-            cx.key(
-                "createMessage",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("createMessage")];
+        if let Some(x) = __f[0] {
+            cx.push_key("createMessage");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4170,14 +4062,11 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsElicitation {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsElicitation") else {
             return
         };
-        cx.required(o, &[], "ClientCapabilitiesTasksRequestsElicitation");
-        if let Some(x) = o.get("create") {
-            cx.key(
-                "create",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("create")];
+        if let Some(x) = __f[0] {
+            cx.push_key("create");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4285,28 +4174,22 @@ impl __p::Shape for ClientCapabilitiesTasksRequests {
 impl __v::Validate for ClientCapabilitiesTasksRequests {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequests") else { return };
-        cx.required(o, &[], "ClientCapabilitiesTasksRequests");
-        if let Some(x) = o.get("sampling") {
-            cx.key(
-                "sampling",
-                |cx| {
-                    <ClientCapabilitiesTasksRequestsSampling as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        let __f = [o.get("sampling"), o.get("elicitation")];
+        if let Some(x) = __f[0] {
+            cx.push_key("sampling");
+            <ClientCapabilitiesTasksRequestsSampling as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("elicitation") {
-            cx.key(
-                "elicitation",
-                |cx| {
-                    <ClientCapabilitiesTasksRequestsElicitation as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if let Some(x) = __f[1] {
+            cx.push_key("elicitation");
+            <ClientCapabilitiesTasksRequestsElicitation as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -4416,33 +4299,21 @@ impl __p::Shape for ClientCapabilitiesTasks {
 impl __v::Validate for ClientCapabilitiesTasks {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasks") else { return };
-        cx.required(o, &[], "ClientCapabilitiesTasks");
-        if let Some(x) = o.get("list") {
-            cx.key(
-                "list",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("list"), o.get("cancel"), o.get("requests")];
+        if let Some(x) = __f[0] {
+            cx.push_key("list");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("cancel") {
-            cx.key(
-                "cancel",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("cancel");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("requests") {
-            cx.key(
-                "requests",
-                |cx| {
-                    <ClientCapabilitiesTasksRequests as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("requests");
+            <ClientCapabilitiesTasksRequests as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4595,65 +4466,49 @@ impl __p::Shape for ServerCapabilities {
 impl __v::Validate for ServerCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        cx.required(o, &[], "ServerCapabilities");
-        if let Some(x) = o.get("experimental") {
-            cx.key(
-                "experimental",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("experimental"),
+            o.get("logging"),
+            o.get("completions"),
+            o.get("prompts"),
+            o.get("resources"),
+            o.get("tools"),
+            o.get("tasks"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("experimental");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("logging") {
-            cx.key(
-                "logging",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("logging");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("completions") {
-            cx.key(
-                "completions",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("completions");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("prompts");
+            <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("resources");
+            <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("tools");
+            <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tasks") {
-            cx.key(
-                "tasks",
-                |cx| {
-                    <ServerCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("tasks");
+            <ServerCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4742,14 +4597,11 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 impl __v::Validate for ServerCapabilitiesPrompts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        cx.required(o, &[], "ServerCapabilitiesPrompts");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4849,22 +4701,16 @@ impl __p::Shape for ServerCapabilitiesResources {
 impl __v::Validate for ServerCapabilitiesResources {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        cx.required(o, &[], "ServerCapabilitiesResources");
-        if let Some(x) = o.get("subscribe") {
-            cx.key(
-                "subscribe",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("subscribe"), o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("subscribe");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -4953,14 +4799,11 @@ impl __p::Shape for ServerCapabilitiesTools {
 impl __v::Validate for ServerCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTools");
-        if let Some(x) = o.get("listChanged") {
-            cx.key(
-                "listChanged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("listChanged")];
+        if let Some(x) = __f[0] {
+            cx.push_key("listChanged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5049,14 +4892,11 @@ impl __v::Validate for ServerCapabilitiesTasksRequestsTools {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequestsTools") else {
             return
         };
-        cx.required(o, &[], "ServerCapabilitiesTasksRequestsTools");
-        if let Some(x) = o.get("call") {
-            cx.key(
-                "call",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("call")];
+        if let Some(x) = __f[0] {
+            cx.push_key("call");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5149,17 +4989,14 @@ impl __p::Shape for ServerCapabilitiesTasksRequests {
 impl __v::Validate for ServerCapabilitiesTasksRequests {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequests") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTasksRequests");
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <ServerCapabilitiesTasksRequestsTools as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        let __f = [o.get("tools")];
+        if let Some(x) = __f[0] {
+            cx.push_key("tools");
+            <ServerCapabilitiesTasksRequestsTools as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -5269,33 +5106,21 @@ impl __p::Shape for ServerCapabilitiesTasks {
 impl __v::Validate for ServerCapabilitiesTasks {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasks") else { return };
-        cx.required(o, &[], "ServerCapabilitiesTasks");
-        if let Some(x) = o.get("list") {
-            cx.key(
-                "list",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("list"), o.get("cancel"), o.get("requests")];
+        if let Some(x) = __f[0] {
+            cx.push_key("list");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("cancel") {
-            cx.key(
-                "cancel",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("cancel");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("requests") {
-            cx.key(
-                "requests",
-                |cx| {
-                    <ServerCapabilitiesTasksRequests as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("requests");
+            <ServerCapabilitiesTasksRequests as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5434,39 +5259,30 @@ impl __p::Shape for Icon {
 impl __v::Validate for Icon {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icon") else { return };
-        cx.required(o, &["src"], "Icon");
-        if let Some(x) = o.get("src") {
-            cx.key(
-                "src",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("src"), o.get("mimeType"), o.get("sizes"), o.get("theme")];
+        if __f[0].is_none() {
+            cx.missing("src", "Icon");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("src");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("sizes") {
-            cx.key(
-                "sizes",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("theme") {
-            cx.key(
-                "theme",
-                |cx| {
-                    <IconTheme as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("sizes");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("theme");
+            <IconTheme as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         crate::validate::icons::check(v, cx);
     }
@@ -5657,14 +5473,11 @@ impl __p::Shape for Icons {
 impl __v::Validate for Icons {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icons") else { return };
-        cx.required(o, &[], "Icons");
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("icons")];
+        if let Some(x) = __f[0] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5773,22 +5586,19 @@ impl __p::Shape for BaseMetadata {
 impl __v::Validate for BaseMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
-        cx.required(o, &["name"], "BaseMetadata");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("name", "BaseMetadata");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -5950,55 +5760,50 @@ impl __p::Shape for Implementation {
 impl __v::Validate for Implementation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        cx.required(o, &["name", "version"], "Implementation");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("version"),
+            o.get("description"),
+            o.get("websiteUrl"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Implementation");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("version", "Implementation");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("version") {
-            cx.key(
-                "version",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("websiteUrl") {
-            cx.key(
-                "websiteUrl",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("version");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("websiteUrl");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -6132,38 +5937,35 @@ impl __p::Shape for PingRequest {
 impl __v::Validate for PingRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "PingRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ping"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "PingRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PingRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "PingRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("ping"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6304,47 +6106,44 @@ impl __p::Shape for ProgressNotificationParams {
 impl __v::Validate for ProgressNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        cx.required(o, &["progressToken", "progress"], "ProgressNotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("progressToken"),
+            o.get("progress"),
+            o.get("total"),
+            o.get("message"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("progressToken", "ProgressNotificationParams");
         }
-        if let Some(x) = o.get("progressToken") {
-            cx.key(
-                "progressToken",
-                |cx| {
-                    <ProgressToken as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("progress", "ProgressNotificationParams");
         }
-        if let Some(x) = o.get("progress") {
-            cx.key(
-                "progress",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("progressToken");
+            <ProgressToken as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("progress");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("total");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6472,30 +6271,30 @@ impl __p::Shape for ProgressNotification {
 impl __v::Validate for ProgressNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "ProgressNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/progress"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ProgressNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ProgressNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ProgressNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/progress"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ProgressNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -6596,28 +6395,17 @@ impl __p::Shape for PaginatedRequestParams {
 impl __v::Validate for PaginatedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        cx.required(o, &[], "PaginatedRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("cursor")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
-        if let Some(x) = o.get("cursor") {
-            cx.key(
-                "cursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("cursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6741,38 +6529,35 @@ impl __p::Shape for PaginatedRequest {
 impl __v::Validate for PaginatedRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "PaginatedRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "PaginatedRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PaginatedRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "PaginatedRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -6868,23 +6653,17 @@ impl __p::Shape for PaginatedResult {
 impl __v::Validate for PaginatedResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        cx.required(o, &[], "PaginatedResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7023,38 +6802,35 @@ impl __p::Shape for ListResourcesRequest {
 impl __v::Validate for ListResourcesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListResourcesRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourcesRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListResourcesRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListResourcesRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7176,31 +6952,25 @@ impl __p::Shape for ListResourcesResult {
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        cx.required(o, &["resources"], "ListResourcesResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resources")];
+        if __f[2].is_none() {
+            cx.missing("resources", "ListResourcesResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("resources") {
-            cx.key(
-                "resources",
-                |cx| {
-                    <Vec<Resource> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("resources");
+            <Vec<Resource> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7339,38 +7109,35 @@ impl __p::Shape for ListResourceTemplatesRequest {
 impl __v::Validate for ListResourceTemplatesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListResourceTemplatesRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/templates/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListResourceTemplatesRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListResourceTemplatesRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListResourceTemplatesRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/templates/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7502,31 +7269,25 @@ impl __p::Shape for ListResourceTemplatesResult {
 impl __v::Validate for ListResourceTemplatesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        cx.required(o, &["resourceTemplates"], "ListResourceTemplatesResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resourceTemplates")];
+        if __f[2].is_none() {
+            cx.missing("resourceTemplates", "ListResourceTemplatesResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("resourceTemplates") {
-            cx.key(
-                "resourceTemplates",
-                |cx| {
-                    <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("resourceTemplates");
+            <Vec<ResourceTemplate> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -7637,29 +7398,21 @@ impl __p::Shape for ResourceRequestParams {
 impl __v::Validate for ResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
-        cx.required(o, &["uri"], "ResourceRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceRequestParams");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -7768,29 +7521,21 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        cx.required(o, &["uri"], "ReadResourceRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "ReadResourceRequestParams");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -7927,38 +7672,38 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ReadResourceRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/read"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ReadResourceRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ReadResourceRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ReadResourceRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ReadResourceRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/read"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ReadResourceRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8070,25 +7815,20 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        cx.required(o, &["contents"], "ReadResourceResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("contents")];
+        if __f[1].is_none() {
+            cx.missing("contents", "ReadResourceResult");
         }
-        if let Some(x) = o.get("contents") {
-            cx.key(
-                "contents",
-                |cx| {
-                    <Vec<
-                        ReadResourceResultContentsItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("contents");
+            <Vec<ReadResourceResultContentsItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8374,30 +8114,27 @@ impl __p::Shape for ResourceListChangedNotification {
 impl __v::Validate for ResourceListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "ResourceListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ResourceListChangedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -8506,29 +8243,21 @@ impl __p::Shape for SubscribeRequestParams {
 impl __v::Validate for SubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        cx.required(o, &["uri"], "SubscribeRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "SubscribeRequestParams");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -8660,38 +8389,38 @@ impl __p::Shape for SubscribeRequest {
 impl __v::Validate for SubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "SubscribeRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/subscribe"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "SubscribeRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "SubscribeRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "SubscribeRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "SubscribeRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/subscribe"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <SubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -8800,29 +8529,21 @@ impl __p::Shape for UnsubscribeRequestParams {
 impl __v::Validate for UnsubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        cx.required(o, &["uri"], "UnsubscribeRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "UnsubscribeRequestParams");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -8959,38 +8680,38 @@ impl __p::Shape for UnsubscribeRequest {
 impl __v::Validate for UnsubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "UnsubscribeRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "UnsubscribeRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "UnsubscribeRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "UnsubscribeRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "UnsubscribeRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("resources/unsubscribe"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <UnsubscribeRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -9099,24 +8820,21 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 impl __v::Validate for ResourceUpdatedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        cx.required(o, &["uri"], "ResourceUpdatedNotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("uri")];
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceUpdatedNotificationParams");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -9249,33 +8967,30 @@ impl __p::Shape for ResourceUpdatedNotification {
 impl __v::Validate for ResourceUpdatedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "ResourceUpdatedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ResourceUpdatedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ResourceUpdatedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ResourceUpdatedNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/resources/updated"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ResourceUpdatedNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -9468,80 +9183,69 @@ impl __p::Shape for Resource {
 impl __v::Validate for Resource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        cx.required(o, &["name", "uri"], "Resource");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Resource");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("uri", "Resource");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[8] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -9728,72 +9432,63 @@ impl __p::Shape for ResourceTemplate {
 impl __v::Validate for ResourceTemplate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        cx.required(o, &["name", "uriTemplate"], "ResourceTemplate");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uriTemplate"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceTemplate");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("uriTemplate", "ResourceTemplate");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("uriTemplate") {
-            cx.key(
-                "uriTemplate",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("uriTemplate");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -9915,32 +9610,26 @@ impl __p::Shape for ResourceContents {
 impl __v::Validate for ResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        cx.required(o, &["uri"], "ResourceContents");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "ResourceContents");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -10069,40 +9758,34 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        cx.required(o, &["uri", "text"], "TextResourceContents");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("text")];
+        if __f[0].is_none() {
+            cx.missing("uri", "TextResourceContents");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("text", "TextResourceContents");
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -10239,41 +9922,35 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        cx.required(o, &["uri", "blob"], "BlobResourceContents");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("blob")];
+        if __f[0].is_none() {
+            cx.missing("uri", "BlobResourceContents");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("blob", "BlobResourceContents");
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("blob") {
-            cx.key(
-                "blob",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("blob");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -10418,38 +10095,35 @@ impl __p::Shape for ListPromptsRequest {
 impl __v::Validate for ListPromptsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListPromptsRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListPromptsRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListPromptsRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListPromptsRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10568,31 +10242,25 @@ impl __p::Shape for ListPromptsResult {
 impl __v::Validate for ListPromptsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        cx.required(o, &["prompts"], "ListPromptsResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("prompts")];
+        if __f[2].is_none() {
+            cx.missing("prompts", "ListPromptsResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("prompts") {
-            cx.key(
-                "prompts",
-                |cx| {
-                    <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("prompts");
+            <Vec<Prompt> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10709,36 +10377,25 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        cx.required(o, &["name"], "GetPromptRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("name"), o.get("arguments")];
+        if __f[1].is_none() {
+            cx.missing("name", "GetPromptRequestParams");
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -10870,38 +10527,38 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetPromptRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("prompts/get"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetPromptRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "GetPromptRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "GetPromptRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "GetPromptRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("prompts/get"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <GetPromptRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11017,31 +10674,25 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        cx.required(o, &["messages"], "GetPromptResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("description"), o.get("messages")];
+        if __f[2].is_none() {
+            cx.missing("messages", "GetPromptResult");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("messages");
+            <Vec<PromptMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11198,55 +10849,47 @@ impl __p::Shape for Prompt {
 impl __v::Validate for Prompt {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        cx.required(o, &["name"], "Prompt");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("description"),
+            o.get("arguments"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Prompt");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("arguments");
+            <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -11375,38 +11018,34 @@ impl __p::Shape for PromptArgument {
 impl __v::Validate for PromptArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        cx.required(o, &["name"], "PromptArgument");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("description"),
+            o.get("required"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptArgument");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("required");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11603,22 +11242,22 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        cx.required(o, &["role", "content"], "PromptMessage");
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("role"), o.get("content")];
+        if __f[0].is_none() {
+            cx.missing("role", "PromptMessage");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <ContentBlock as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("content", "PromptMessage");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <ContentBlock as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -11830,88 +11469,78 @@ impl __p::Shape for ResourceLink {
 impl __v::Validate for ResourceLink {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
-        cx.required(o, &["name", "uri", "type"], "ResourceLink");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("uri"),
+            o.get("description"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("size"),
+            o.get("_meta"),
+            o.get("type"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "ResourceLink");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("uri", "ResourceLink");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[9].is_none() {
+            cx.missing("type", "ResourceLink");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource_link"));
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[8] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[9] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource_link"));
+            cx.pop();
         }
     }
 }
@@ -12044,39 +11673,38 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        cx.required(o, &["type", "resource"], "EmbeddedResource");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("resource"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("resource"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "EmbeddedResource");
         }
-        if let Some(x) = o.get("resource") {
-            cx.key(
-                "resource",
-                |cx| {
-                    <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("resource", "EmbeddedResource");
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("resource"));
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("resource");
+            <EmbeddedResourceResource as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -12362,30 +11990,27 @@ impl __p::Shape for PromptListChangedNotification {
 impl __v::Validate for PromptListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "PromptListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "PromptListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "PromptListChangedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/prompts/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -12519,38 +12144,35 @@ impl __p::Shape for ListToolsRequest {
 impl __v::Validate for ListToolsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListToolsRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListToolsRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListToolsRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListToolsRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12667,31 +12289,25 @@ impl __p::Shape for ListToolsResult {
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        cx.required(o, &["tools"], "ListToolsResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("tools")];
+        if __f[2].is_none() {
+            cx.missing("tools", "ListToolsResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -12837,39 +12453,35 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        cx.required(o, &["content"], "CallToolResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("content"),
+            o.get("structuredContent"),
+            o.get("isError"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("content", "CallToolResult");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("structuredContent");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13001,44 +12613,30 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        cx.required(o, &["name"], "CallToolRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("task"), o.get("name"), o.get("arguments")];
+        if __f[2].is_none() {
+            cx.missing("name", "CallToolRequestParams");
         }
-        if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("arguments");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13170,38 +12768,38 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CallToolRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tools/call"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CallToolRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CallToolRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CallToolRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "CallToolRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tools/call"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CallToolRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13321,30 +12919,27 @@ impl __p::Shape for ToolListChangedNotification {
 impl __v::Validate for ToolListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "ToolListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ToolListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ToolListChangedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/tools/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -13496,46 +13091,37 @@ impl __p::Shape for ToolAnnotations {
 impl __v::Validate for ToolAnnotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        cx.required(o, &[], "ToolAnnotations");
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("title"),
+            o.get("readOnlyHint"),
+            o.get("destructiveHint"),
+            o.get("idempotentHint"),
+            o.get("openWorldHint"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("readOnlyHint") {
-            cx.key(
-                "readOnlyHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("readOnlyHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("destructiveHint") {
-            cx.key(
-                "destructiveHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("destructiveHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("idempotentHint") {
-            cx.key(
-                "idempotentHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("idempotentHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("openWorldHint") {
-            cx.key(
-                "openWorldHint",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("openWorldHint");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13632,14 +13218,11 @@ impl __p::Shape for ToolExecution {
 impl __v::Validate for ToolExecution {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolExecution") else { return };
-        cx.required(o, &[], "ToolExecution");
-        if let Some(x) = o.get("taskSupport") {
-            cx.key(
-                "taskSupport",
-                |cx| {
-                    <ToolExecutionTaskSupport as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("taskSupport")];
+        if let Some(x) = __f[0] {
+            cx.push_key("taskSupport");
+            <ToolExecutionTaskSupport as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -13940,79 +13523,68 @@ impl __p::Shape for Tool {
 impl __v::Validate for Tool {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        cx.required(o, &["name", "inputSchema"], "Tool");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("name"),
+            o.get("title"),
+            o.get("icons"),
+            o.get("description"),
+            o.get("inputSchema"),
+            o.get("execution"),
+            o.get("outputSchema"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("name", "Tool");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("inputSchema", "Tool");
         }
-        if let Some(x) = o.get("icons") {
-            cx.key(
-                "icons",
-                |cx| {
-                    <Vec<Icon> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("inputSchema") {
-            cx.key(
-                "inputSchema",
-                |cx| {
-                    <ToolInputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("icons");
+            <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("execution") {
-            cx.key(
-                "execution",
-                |cx| {
-                    <ToolExecution as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("outputSchema") {
-            cx.key(
-                "outputSchema",
-                |cx| {
-                    <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("inputSchema");
+            <ToolInputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <ToolAnnotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("execution");
+            <ToolExecution as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("outputSchema");
+            <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("annotations");
+            <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[8] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
         #[cfg(feature = "apps")]
         {
@@ -14130,41 +13702,34 @@ impl __p::Shape for ToolInputSchema {
 impl __v::Validate for ToolInputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        cx.required(o, &["type"], "ToolInputSchema");
-        if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("$schema"),
+            o.get("type"),
+            o.get("properties"),
+            o.get("required"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("type", "ToolInputSchema");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
-        if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("properties");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14276,41 +13841,34 @@ impl __p::Shape for ToolOutputSchema {
 impl __v::Validate for ToolOutputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
-        cx.required(o, &["type"], "ToolOutputSchema");
-        if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("$schema"),
+            o.get("type"),
+            o.get("properties"),
+            o.get("required"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("type", "ToolOutputSchema");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        __rt::JsonObject,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
         }
-        if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("properties");
+            <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14499,14 +14057,11 @@ impl __p::Shape for TaskMetadata {
 impl __v::Validate for TaskMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskMetadata") else { return };
-        cx.required(o, &[], "TaskMetadata");
-        if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("ttl")];
+        if let Some(x) = __f[0] {
+            cx.push_key("ttl");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14602,14 +14157,14 @@ impl __p::Shape for RelatedTaskMetadata {
 impl __v::Validate for RelatedTaskMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RelatedTaskMetadata") else { return };
-        cx.required(o, &["taskId"], "RelatedTaskMetadata");
-        if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("taskId")];
+        if __f[0].is_none() {
+            cx.missing("taskId", "RelatedTaskMetadata");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14775,66 +14330,64 @@ impl __p::Shape for Task {
 impl __v::Validate for Task {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Task") else { return };
-        cx.required(
-            o,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
-            "Task",
-        );
-        if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("taskId"),
+            o.get("status"),
+            o.get("statusMessage"),
+            o.get("createdAt"),
+            o.get("lastUpdatedAt"),
+            o.get("ttl"),
+            o.get("pollInterval"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("taskId", "Task");
         }
-        if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    <TaskStatus as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("status", "Task");
         }
-        if let Some(x) = o.get("statusMessage") {
-            cx.key(
-                "statusMessage",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("createdAt", "Task");
         }
-        if let Some(x) = o.get("createdAt") {
-            cx.key(
-                "createdAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("lastUpdatedAt", "Task");
         }
-        if let Some(x) = o.get("lastUpdatedAt") {
-            cx.key(
-                "lastUpdatedAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("ttl", "Task");
         }
-        if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("pollInterval") {
-            cx.key(
-                "pollInterval",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("status");
+            <TaskStatus as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("statusMessage");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("createdAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("lastUpdatedAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("ttl");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("pollInterval");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -14935,23 +14488,20 @@ impl __p::Shape for CreateTaskResult {
 impl __v::Validate for CreateTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateTaskResult") else { return };
-        cx.required(o, &["task"], "CreateTaskResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("task")];
+        if __f[1].is_none() {
+            cx.missing("task", "CreateTaskResult");
         }
-        if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <Task as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("task");
+            <Task as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15083,38 +14633,38 @@ impl __p::Shape for GetTaskRequest {
 impl __v::Validate for GetTaskRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetTaskRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tasks/get"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetTaskRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetTaskRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "GetTaskRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "GetTaskRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "GetTaskRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tasks/get"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <GetTaskRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15209,14 +14759,14 @@ impl __p::Shape for GetTaskRequestParams {
 impl __v::Validate for GetTaskRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequestParams") else { return };
-        cx.required(o, &["taskId"], "GetTaskRequestParams");
-        if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("taskId")];
+        if __f[0].is_none() {
+            cx.missing("taskId", "GetTaskRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15409,75 +14959,71 @@ impl __p::Shape for GetTaskResult {
 impl __v::Validate for GetTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskResult") else { return };
-        cx.required(
-            o,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
-            "GetTaskResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("taskId"),
+            o.get("status"),
+            o.get("statusMessage"),
+            o.get("createdAt"),
+            o.get("lastUpdatedAt"),
+            o.get("ttl"),
+            o.get("pollInterval"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("taskId", "GetTaskResult");
         }
-        if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("status", "GetTaskResult");
         }
-        if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    <TaskStatus as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("createdAt", "GetTaskResult");
         }
-        if let Some(x) = o.get("statusMessage") {
-            cx.key(
-                "statusMessage",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("lastUpdatedAt", "GetTaskResult");
         }
-        if let Some(x) = o.get("createdAt") {
-            cx.key(
-                "createdAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[6].is_none() {
+            cx.missing("ttl", "GetTaskResult");
         }
-        if let Some(x) = o.get("lastUpdatedAt") {
-            cx.key(
-                "lastUpdatedAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("pollInterval") {
-            cx.key(
-                "pollInterval",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("status");
+            <TaskStatus as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("statusMessage");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("createdAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("lastUpdatedAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("ttl");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("pollInterval");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15617,38 +15163,38 @@ impl __p::Shape for GetTaskPayloadRequest {
 impl __v::Validate for GetTaskPayloadRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "GetTaskPayloadRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tasks/result"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "GetTaskPayloadRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <GetTaskPayloadRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "GetTaskPayloadRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "GetTaskPayloadRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "GetTaskPayloadRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tasks/result"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <GetTaskPayloadRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15743,14 +15289,14 @@ impl __p::Shape for GetTaskPayloadRequestParams {
 impl __v::Validate for GetTaskPayloadRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadRequestParams") else { return };
-        cx.required(o, &["taskId"], "GetTaskPayloadRequestParams");
-        if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("taskId")];
+        if __f[0].is_none() {
+            cx.missing("taskId", "GetTaskPayloadRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -15842,15 +15388,12 @@ impl __p::Shape for GetTaskPayloadResult {
 impl __v::Validate for GetTaskPayloadResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadResult") else { return };
-        cx.required(o, &[], "GetTaskPayloadResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta")];
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -15984,38 +15527,38 @@ impl __p::Shape for CancelTaskRequest {
 impl __v::Validate for CancelTaskRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CancelTaskRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tasks/cancel"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CancelTaskRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CancelTaskRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CancelTaskRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CancelTaskRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "CancelTaskRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tasks/cancel"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CancelTaskRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16110,14 +15653,14 @@ impl __p::Shape for CancelTaskRequestParams {
 impl __v::Validate for CancelTaskRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequestParams") else { return };
-        cx.required(o, &["taskId"], "CancelTaskRequestParams");
-        if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("taskId")];
+        if __f[0].is_none() {
+            cx.missing("taskId", "CancelTaskRequestParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16310,75 +15853,71 @@ impl __p::Shape for CancelTaskResult {
 impl __v::Validate for CancelTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskResult") else { return };
-        cx.required(
-            o,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
-            "CancelTaskResult",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("taskId"),
+            o.get("status"),
+            o.get("statusMessage"),
+            o.get("createdAt"),
+            o.get("lastUpdatedAt"),
+            o.get("ttl"),
+            o.get("pollInterval"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("taskId", "CancelTaskResult");
         }
-        if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("status", "CancelTaskResult");
         }
-        if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    <TaskStatus as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("createdAt", "CancelTaskResult");
         }
-        if let Some(x) = o.get("statusMessage") {
-            cx.key(
-                "statusMessage",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("lastUpdatedAt", "CancelTaskResult");
         }
-        if let Some(x) = o.get("createdAt") {
-            cx.key(
-                "createdAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[6].is_none() {
+            cx.missing("ttl", "CancelTaskResult");
         }
-        if let Some(x) = o.get("lastUpdatedAt") {
-            cx.key(
-                "lastUpdatedAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("pollInterval") {
-            cx.key(
-                "pollInterval",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("status");
+            <TaskStatus as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("statusMessage");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("createdAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("lastUpdatedAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("ttl");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("pollInterval");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16512,38 +16051,35 @@ impl __p::Shape for ListTasksRequest {
 impl __v::Validate for ListTasksRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListTasksRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListTasksRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tasks/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListTasksRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListTasksRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListTasksRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("tasks/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16660,31 +16196,25 @@ impl __p::Shape for ListTasksResult {
 impl __v::Validate for ListTasksResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListTasksResult") else { return };
-        cx.required(o, &["tasks"], "ListTasksResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("tasks")];
+        if __f[2].is_none() {
+            cx.missing("tasks", "ListTasksResult");
         }
-        if let Some(x) = o.get("nextCursor") {
-            cx.key(
-                "nextCursor",
-                |cx| {
-                    <Cursor as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("tasks") {
-            cx.key(
-                "tasks",
-                |cx| {
-                    <Vec<Task> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("nextCursor");
+            <Cursor as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("tasks");
+            <Vec<Task> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -16865,75 +16395,71 @@ impl __p::Shape for TaskStatusNotificationParams {
 impl __v::Validate for TaskStatusNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotificationParams") else { return };
-        cx.required(
-            o,
-            &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
-            "TaskStatusNotificationParams",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("taskId"),
+            o.get("status"),
+            o.get("statusMessage"),
+            o.get("createdAt"),
+            o.get("lastUpdatedAt"),
+            o.get("ttl"),
+            o.get("pollInterval"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("taskId", "TaskStatusNotificationParams");
         }
-        if let Some(x) = o.get("taskId") {
-            cx.key(
-                "taskId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("status", "TaskStatusNotificationParams");
         }
-        if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    <TaskStatus as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("createdAt", "TaskStatusNotificationParams");
         }
-        if let Some(x) = o.get("statusMessage") {
-            cx.key(
-                "statusMessage",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("lastUpdatedAt", "TaskStatusNotificationParams");
         }
-        if let Some(x) = o.get("createdAt") {
-            cx.key(
-                "createdAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[6].is_none() {
+            cx.missing("ttl", "TaskStatusNotificationParams");
         }
-        if let Some(x) = o.get("lastUpdatedAt") {
-            cx.key(
-                "lastUpdatedAt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("ttl") {
-            cx.key(
-                "ttl",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("taskId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("pollInterval") {
-            cx.key(
-                "pollInterval",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("status");
+            <TaskStatus as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("statusMessage");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("createdAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("lastUpdatedAt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("ttl");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[7] {
+            cx.push_key("pollInterval");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17066,33 +16592,30 @@ impl __p::Shape for TaskStatusNotification {
 impl __v::Validate for TaskStatusNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "TaskStatusNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/tasks/status"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "TaskStatusNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <TaskStatusNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "TaskStatusNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "TaskStatusNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/tasks/status"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <TaskStatusNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -17199,28 +16722,20 @@ impl __p::Shape for SetLevelRequestParams {
 impl __v::Validate for SetLevelRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        cx.required(o, &["level"], "SetLevelRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("level")];
+        if __f[1].is_none() {
+            cx.missing("level", "SetLevelRequestParams");
         }
-        if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17352,38 +16867,38 @@ impl __p::Shape for SetLevelRequest {
 impl __v::Validate for SetLevelRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "SetLevelRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("logging/setLevel"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "SetLevelRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "SetLevelRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "SetLevelRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "SetLevelRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("logging/setLevel"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <SetLevelRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17508,39 +17023,33 @@ impl __p::Shape for LoggingMessageNotificationParams {
 impl __v::Validate for LoggingMessageNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        cx.required(o, &["level", "data"], "LoggingMessageNotificationParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("level"), o.get("logger"), o.get("data")];
+        if __f[1].is_none() {
+            cx.missing("level", "LoggingMessageNotificationParams");
         }
-        if let Some(x) = o.get("level") {
-            cx.key(
-                "level",
-                |cx| {
-                    <LoggingLevel as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("data", "LoggingMessageNotificationParams");
         }
-        if let Some(x) = o.get("logger") {
-            cx.key(
-                "logger",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("level");
+            <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("logger");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -17673,33 +17182,30 @@ impl __p::Shape for LoggingMessageNotification {
 impl __v::Validate for LoggingMessageNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        cx.required(o, &["method", "params", "jsonrpc"], "LoggingMessageNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/message"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "LoggingMessageNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <LoggingMessageNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "LoggingMessageNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "LoggingMessageNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/message"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <LoggingMessageNotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -18059,111 +17565,89 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        cx.required(o, &["messages", "maxTokens"], "CreateMessageRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("task"),
+            o.get("messages"),
+            o.get("modelPreferences"),
+            o.get("systemPrompt"),
+            o.get("includeContext"),
+            o.get("temperature"),
+            o.get("maxTokens"),
+            o.get("stopSequences"),
+            o.get("metadata"),
+            o.get("tools"),
+            o.get("toolChoice"),
+        ];
+        if __f[2].is_none() {
+            cx.missing("messages", "CreateMessageRequestParams");
         }
-        if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[7].is_none() {
+            cx.missing("maxTokens", "CreateMessageRequestParams");
         }
-        if let Some(x) = o.get("messages") {
-            cx.key(
-                "messages",
-                |cx| {
-                    <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
-        if let Some(x) = o.get("modelPreferences") {
-            cx.key(
-                "modelPreferences",
-                |cx| {
-                    <ModelPreferences as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("systemPrompt") {
-            cx.key(
-                "systemPrompt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("messages");
+            <Vec<SamplingMessage> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("includeContext") {
-            cx.key(
-                "includeContext",
-                |cx| {
-                    <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("modelPreferences");
+            <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("temperature") {
-            cx.key(
-                "temperature",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("systemPrompt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxTokens") {
-            cx.key(
-                "maxTokens",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
+        if let Some(x) = __f[5] {
+            cx.push_key("includeContext");
+            <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
-        if let Some(x) = o.get("stopSequences") {
-            cx.key(
-                "stopSequences",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[6] {
+            cx.push_key("temperature");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("metadata") {
-            cx.key(
-                "metadata",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[7] {
+            cx.push_key("maxTokens");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("tools") {
-            cx.key(
-                "tools",
-                |cx| {
-                    <Vec<Tool> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[8] {
+            cx.push_key("stopSequences");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("toolChoice") {
-            cx.key(
-                "toolChoice",
-                |cx| {
-                    <ToolChoice as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[9] {
+            cx.push_key("metadata");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[10] {
+            cx.push_key("tools");
+            <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[11] {
+            cx.push_key("toolChoice");
+            <ToolChoice as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18355,14 +17839,11 @@ impl __p::Shape for ToolChoice {
 impl __v::Validate for ToolChoice {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolChoice") else { return };
-        cx.required(o, &[], "ToolChoice");
-        if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("mode")];
+        if let Some(x) = __f[0] {
+            cx.push_key("mode");
+            <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18603,38 +18084,38 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CreateMessageRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sampling/createMessage"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CreateMessageRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CreateMessageRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CreateMessageRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "CreateMessageRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("sampling/createMessage"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CreateMessageRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -18792,50 +18273,47 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        cx.required(o, &["role", "content", "model"], "CreateMessageResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("role"),
+            o.get("content"),
+            o.get("model"),
+            o.get("stopReason"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("role", "CreateMessageResult");
         }
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("content", "CreateMessageResult");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("model", "CreateMessageResult");
         }
-        if let Some(x) = o.get("model") {
-            cx.key(
-                "model",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("stopReason") {
-            cx.key(
-                "stopReason",
-                |cx| {
-                    <CreateMessageResultStopReason as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("model");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("stopReason");
+            <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -19043,31 +18521,28 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        cx.required(o, &["role", "content"], "SamplingMessage");
-        if let Some(x) = o.get("role") {
-            cx.key(
-                "role",
-                |cx| {
-                    <Role as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("role"), o.get("content"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("role", "SamplingMessage");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("content", "SamplingMessage");
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("role");
+            <Role as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("content");
+            <SamplingMessageContent as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -19389,24 +18864,19 @@ impl __v::Validate for SamplingMessageContentBlock {
                 <ToolResultContent as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "SamplingMessageContentBlock",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "SamplingMessageContentBlock",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "SamplingMessageContentBlock"),
         }
@@ -19529,32 +18999,23 @@ impl __p::Shape for Annotations {
 impl __v::Validate for Annotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        cx.required(o, &[], "Annotations");
-        if let Some(x) = o.get("audience") {
-            cx.key(
-                "audience",
-                |cx| {
-                    <Vec<Role> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("audience"), o.get("priority"), o.get("lastModified")];
+        if let Some(x) = __f[0] {
+            cx.push_key("audience");
+            <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("priority") {
-            cx.key(
-                "priority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("priority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
-        if let Some(x) = o.get("lastModified") {
-            cx.key(
-                "lastModified",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("lastModified");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -19742,16 +19203,14 @@ impl __v::Validate for ContentBlock {
                 <EmbeddedResource as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL),
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "ContentBlock", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "ContentBlock"),
         }
@@ -19875,39 +19334,33 @@ impl __p::Shape for TextContent {
 impl __v::Validate for TextContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        cx.required(o, &["type", "text"], "TextContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("text"));
-                },
-            );
+        let __f = [o.get("type"), o.get("text"), o.get("annotations"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("type", "TextContent");
         }
-        if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("text", "TextContent");
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("text"));
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -20043,48 +19496,48 @@ impl __p::Shape for ImageContent {
 impl __v::Validate for ImageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "ImageContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("image"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ImageContent");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("data", "ImageContent");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("mimeType", "ImageContent");
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("image"));
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -20220,48 +19673,48 @@ impl __p::Shape for AudioContent {
 impl __v::Validate for AudioContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        cx.required(o, &["type", "data", "mimeType"], "AudioContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("audio"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("data"),
+            o.get("mimeType"),
+            o.get("annotations"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "AudioContent");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "byte");
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("data", "AudioContent");
         }
-        if let Some(x) = o.get("mimeType") {
-            cx.key(
-                "mimeType",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("mimeType", "AudioContent");
         }
-        if let Some(x) = o.get("annotations") {
-            cx.key(
-                "annotations",
-                |cx| {
-                    <Annotations as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("audio"));
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "byte");
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("mimeType");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("annotations");
+            <Annotations as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -20405,47 +19858,50 @@ impl __p::Shape for ToolUseContent {
 impl __v::Validate for ToolUseContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolUseContent") else { return };
-        cx.required(o, &["type", "id", "name", "input"], "ToolUseContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tool_use"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("id"),
+            o.get("name"),
+            o.get("input"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolUseContent");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("id", "ToolUseContent");
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("name", "ToolUseContent");
         }
-        if let Some(x) = o.get("input") {
-            cx.key(
-                "input",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("input", "ToolUseContent");
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("tool_use"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("input");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -20612,55 +20068,53 @@ impl __p::Shape for ToolResultContent {
 impl __v::Validate for ToolResultContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
-        cx.required(o, &["type", "toolUseId", "content"], "ToolResultContent");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("tool_result"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("toolUseId"),
+            o.get("content"),
+            o.get("structuredContent"),
+            o.get("isError"),
+            o.get("_meta"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "ToolResultContent");
         }
-        if let Some(x) = o.get("toolUseId") {
-            cx.key(
-                "toolUseId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("toolUseId", "ToolResultContent");
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("content", "ToolResultContent");
         }
-        if let Some(x) = o.get("structuredContent") {
-            cx.key(
-                "structuredContent",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("tool_result"));
+            cx.pop();
         }
-        if let Some(x) = o.get("isError") {
-            cx.key(
-                "isError",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("toolUseId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("content");
+            <Vec<ContentBlock> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("structuredContent");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("isError");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -20820,44 +20274,37 @@ impl __p::Shape for ModelPreferences {
 impl __v::Validate for ModelPreferences {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        cx.required(o, &[], "ModelPreferences");
-        if let Some(x) = o.get("hints") {
-            cx.key(
-                "hints",
-                |cx| {
-                    <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("hints"),
+            o.get("costPriority"),
+            o.get("speedPriority"),
+            o.get("intelligencePriority"),
+        ];
+        if let Some(x) = __f[0] {
+            cx.push_key("hints");
+            <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("costPriority") {
-            cx.key(
-                "costPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("costPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
-        if let Some(x) = o.get("speedPriority") {
-            cx.key(
-                "speedPriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("speedPriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
-        if let Some(x) = o.get("intelligencePriority") {
-            cx.key(
-                "intelligencePriority",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, 0f64);
-                    cx.maximum(x, 1f64);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("intelligencePriority");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, 0f64);
+            cx.maximum(x, 1f64);
+            cx.pop();
         }
     }
 }
@@ -20950,14 +20397,11 @@ impl __p::Shape for ModelHint {
 impl __v::Validate for ModelHint {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        cx.required(o, &[], "ModelHint");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name")];
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21090,50 +20534,33 @@ impl __p::Shape for CompleteRequestParams {
 impl __v::Validate for CompleteRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        cx.required(o, &["ref", "argument"], "CompleteRequestParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [o.get("_meta"), o.get("ref"), o.get("argument"), o.get("context")];
+        if __f[1].is_none() {
+            cx.missing("ref", "CompleteRequestParams");
         }
-        if let Some(x) = o.get("ref") {
-            cx.key(
-                "ref",
-                |cx| {
-                    <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("argument", "CompleteRequestParams");
         }
-        if let Some(x) = o.get("argument") {
-            cx.key(
-                "argument",
-                |cx| {
-                    <CompleteRequestParamsArgument as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
-        if let Some(x) = o.get("context") {
-            cx.key(
-                "context",
-                |cx| {
-                    <CompleteRequestParamsContext as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("ref");
+            <CompleteRequestParamsRef as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("argument");
+            <CompleteRequestParamsArgument as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("context");
+            <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21283,24 +20710,19 @@ impl __v::Validate for CompleteRequestParamsRef {
                 <ResourceTemplateReference as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
+                cx.push_key("type");
+                cx.unknown_variant(
                     "type",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "type",
-                                other,
-                                "CompleteRequestParamsRef",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                    other,
+                    "CompleteRequestParamsRef",
+                    SCHEMA_LABEL,
+                );
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
@@ -21407,22 +20829,22 @@ impl __p::Shape for CompleteRequestParamsArgument {
 impl __v::Validate for CompleteRequestParamsArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        cx.required(o, &["name", "value"], "CompleteRequestParamsArgument");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("value")];
+        if __f[0].is_none() {
+            cx.missing("name", "CompleteRequestParamsArgument");
         }
-        if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("value", "CompleteRequestParamsArgument");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("value");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21509,14 +20931,11 @@ impl __p::Shape for CompleteRequestParamsContext {
 impl __v::Validate for CompleteRequestParamsContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
-        cx.required(o, &[], "CompleteRequestParamsContext");
-        if let Some(x) = o.get("arguments") {
-            cx.key(
-                "arguments",
-                |cx| {
-                    <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("arguments")];
+        if let Some(x) = __f[0] {
+            cx.push_key("arguments");
+            <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21648,38 +21067,38 @@ impl __p::Shape for CompleteRequest {
 impl __v::Validate for CompleteRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "CompleteRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("completion/complete"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "CompleteRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "CompleteRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "CompleteRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "CompleteRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("completion/complete"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <CompleteRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21786,23 +21205,20 @@ impl __p::Shape for CompleteResult {
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        cx.required(o, &["completion"], "CompleteResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("completion")];
+        if __f[1].is_none() {
+            cx.missing("completion", "CompleteResult");
         }
-        if let Some(x) = o.get("completion") {
-            cx.key(
-                "completion",
-                |cx| {
-                    <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("completion");
+            <CompleteResultCompletion as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -21919,30 +21335,24 @@ impl __p::Shape for CompleteResultCompletion {
 impl __v::Validate for CompleteResultCompletion {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        cx.required(o, &["values"], "CompleteResultCompletion");
-        if let Some(x) = o.get("values") {
-            cx.key(
-                "values",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("values"), o.get("total"), o.get("hasMore")];
+        if __f[0].is_none() {
+            cx.missing("values", "CompleteResultCompletion");
         }
-        if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("values");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("hasMore") {
-            cx.key(
-                "hasMore",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("total");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("hasMore");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22056,23 +21466,23 @@ impl __p::Shape for ResourceTemplateReference {
 impl __v::Validate for ResourceTemplateReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
-        cx.required(o, &["type", "uri"], "ResourceTemplateReference");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/resource"));
-                },
-            );
+        let __f = [o.get("type"), o.get("uri")];
+        if __f[0].is_none() {
+            cx.missing("type", "ResourceTemplateReference");
         }
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri-template");
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("uri", "ResourceTemplateReference");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/resource"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri-template");
+            cx.pop();
         }
     }
 }
@@ -22196,30 +21606,27 @@ impl __p::Shape for PromptReference {
 impl __v::Validate for PromptReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        cx.required(o, &["name", "type"], "PromptReference");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("title"), o.get("type")];
+        if __f[0].is_none() {
+            cx.missing("name", "PromptReference");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("type", "PromptReference");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("ref/prompt"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("ref/prompt"));
+            cx.pop();
         }
     }
 }
@@ -22359,38 +21766,35 @@ impl __p::Shape for ListRootsRequest {
 impl __v::Validate for ListRootsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        cx.required(o, &["method", "jsonrpc", "id"], "ListRootsRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("roots/list"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ListRootsRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <RequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ListRootsRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ListRootsRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("roots/list"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <RequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22496,23 +21900,20 @@ impl __p::Shape for ListRootsResult {
 impl __v::Validate for ListRootsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        cx.required(o, &["roots"], "ListRootsResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("roots")];
+        if __f[1].is_none() {
+            cx.missing("roots", "ListRootsResult");
         }
-        if let Some(x) = o.get("roots") {
-            cx.key(
-                "roots",
-                |cx| {
-                    <Vec<Root> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("roots");
+            <Vec<Root> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -22630,32 +22031,26 @@ impl __p::Shape for Root {
 impl __v::Validate for Root {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        cx.required(o, &["uri"], "Root");
-        if let Some(x) = o.get("uri") {
-            cx.key(
-                "uri",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        let __f = [o.get("uri"), o.get("name"), o.get("_meta")];
+        if __f[0].is_none() {
+            cx.missing("uri", "Root");
         }
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("uri");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
     }
 }
@@ -22777,30 +22172,27 @@ impl __p::Shape for RootsListChangedNotification {
 impl __v::Validate for RootsListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        cx.required(o, &["method", "jsonrpc"], "RootsListChangedNotification");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "RootsListChangedNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <NotificationParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "RootsListChangedNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/roots/list_changed"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <NotificationParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -22956,55 +22348,47 @@ impl __p::Shape for ElicitRequestFormParams {
 impl __v::Validate for ElicitRequestFormParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
-        cx.required(o, &["message", "requestedSchema"], "ElicitRequestFormParams");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("task"),
+            o.get("mode"),
+            o.get("message"),
+            o.get("requestedSchema"),
+        ];
+        if __f[3].is_none() {
+            cx.missing("message", "ElicitRequestFormParams");
         }
-        if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("requestedSchema", "ElicitRequestFormParams");
         }
-        if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("form"));
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("requestedSchema") {
-            cx.key(
-                "requestedSchema",
-                |cx| {
-                    <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
+        if let Some(x) = __f[2] {
+            cx.push_key("mode");
+            cx.literal(x, __p::Lit::Str("form"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("requestedSchema");
+            <ElicitRequestFormParamsRequestedSchema as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
         }
     }
 }
@@ -23136,45 +22520,40 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         let Some(o) = cx.object(v, "ElicitRequestFormParamsRequestedSchema") else {
             return
         };
-        cx.required(
-            o,
-            &["type", "properties"],
-            "ElicitRequestFormParamsRequestedSchema",
-        );
-        if let Some(x) = o.get("$schema") {
-            cx.key(
-                "$schema",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("$schema"),
+            o.get("type"),
+            o.get("properties"),
+            o.get("required"),
+        ];
+        if __f[1].is_none() {
+            cx.missing("type", "ElicitRequestFormParamsRequestedSchema");
         }
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("object"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("properties", "ElicitRequestFormParamsRequestedSchema");
         }
-        if let Some(x) = o.get("properties") {
-            cx.key(
-                "properties",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        PrimitiveSchemaDefinition,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("$schema");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("required") {
-            cx.key(
-                "required",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("object"));
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("properties");
+            <BTreeMap<
+                String,
+                PrimitiveSchemaDefinition,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("required");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -23333,65 +22712,57 @@ impl __p::Shape for ElicitRequestURLParams {
 impl __v::Validate for ElicitRequestURLParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
-        cx.required(
-            o,
-            &["mode", "message", "elicitationId", "url"],
-            "ElicitRequestURLParams",
-        );
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(
-                        x,
-                        cx,
-                        SCHEMA_LABEL,
-                        &["progressToken"],
-                    );
-                },
-            );
+        let __f = [
+            o.get("_meta"),
+            o.get("task"),
+            o.get("mode"),
+            o.get("message"),
+            o.get("elicitationId"),
+            o.get("url"),
+        ];
+        if __f[2].is_none() {
+            cx.missing("mode", "ElicitRequestURLParams");
         }
-        if let Some(x) = o.get("task") {
-            cx.key(
-                "task",
-                |cx| {
-                    <TaskMetadata as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("message", "ElicitRequestURLParams");
         }
-        if let Some(x) = o.get("mode") {
-            cx.key(
-                "mode",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("url"));
-                },
-            );
+        if __f[4].is_none() {
+            cx.missing("elicitationId", "ElicitRequestURLParams");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("url", "ElicitRequestURLParams");
         }
-        if let Some(x) = o.get("elicitationId") {
-            cx.key(
-                "elicitationId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            cx.pop();
         }
-        if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("task");
+            <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("mode");
+            cx.literal(x, __p::Lit::Str("url"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("elicitationId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("url");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
     }
 }
@@ -23543,24 +22914,14 @@ impl __v::Validate for ElicitRequestParams {
                 <ElicitRequestURLParams as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "mode",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "mode",
-                                other,
-                                "ElicitRequestParams",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("mode");
+                cx.unknown_variant("mode", other, "ElicitRequestParams", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "mode",
-                    |cx| cx.error("type", format!("`{}` must be a string", "mode")),
-                )
+                cx.push_key("mode");
+                cx.error("type", format!("`{}` must be a string", "mode"));
+                cx.pop();
             }
             None => <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx),
         }
@@ -23694,38 +23055,38 @@ impl __p::Shape for ElicitRequest {
 impl __v::Validate for ElicitRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
-        cx.required(o, &["method", "params", "jsonrpc", "id"], "ElicitRequest");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("elicitation/create"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("method", "ElicitRequest");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ElicitRequest");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ElicitRequest");
         }
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <RequestId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("id", "ElicitRequest");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("elicitation/create"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ElicitRequestParams as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("id");
+            <RequestId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24062,62 +23423,52 @@ impl __p::Shape for StringSchema {
 impl __v::Validate for StringSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "StringSchema") else { return };
-        cx.required(o, &["type"], "StringSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minLength"),
+            o.get("maxLength"),
+            o.get("format"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "StringSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("minLength") {
-            cx.key(
-                "minLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxLength") {
-            cx.key(
-                "maxLength",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("minLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("format") {
-            cx.key(
-                "format",
-                |cx| {
-                    <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("maxLength");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[5] {
+            cx.push_key("format");
+            <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24373,54 +23724,46 @@ impl __p::Shape for NumberSchema {
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
-        cx.required(o, &["type"], "NumberSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    <NumberSchemaType as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minimum"),
+            o.get("maximum"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "NumberSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            <NumberSchemaType as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("minimum") {
-            cx.key(
-                "minimum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maximum") {
-            cx.key(
-                "maximum",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("minimum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("maximum");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("default");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24635,38 +23978,34 @@ impl __p::Shape for BooleanSchema {
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
-        cx.required(o, &["type"], "BooleanSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("boolean"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "BooleanSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("boolean"));
+            cx.pop();
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("default");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -24815,46 +24154,43 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
 impl __v::Validate for UntitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
-        cx.required(o, &["type", "enum"], "UntitledSingleSelectEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("enum"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledSingleSelectEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("enum", "UntitledSingleSelectEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
-        if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25007,48 +24343,45 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
 impl __v::Validate for TitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
-        cx.required(o, &["type", "oneOf"], "TitledSingleSelectEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("oneOf"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "TitledSingleSelectEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("oneOf", "TitledSingleSelectEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
-        if let Some(x) = o.get("oneOf") {
-            cx.key(
-                "oneOf",
-                |cx| {
-                    <Vec<
-                        TitledSingleSelectEnumSchemaOneOfItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("oneOf");
+            <Vec<
+                TitledSingleSelectEnumSchemaOneOfItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25155,22 +24488,22 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchemaOneOfItem") else {
             return
         };
-        cx.required(o, &["const", "title"], "TitledSingleSelectEnumSchemaOneOfItem");
-        if let Some(x) = o.get("const") {
-            cx.key(
-                "const",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("const"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("const", "TitledSingleSelectEnumSchemaOneOfItem");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("title", "TitledSingleSelectEnumSchemaOneOfItem");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("const");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25519,65 +24852,55 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
 impl __v::Validate for UntitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
-        cx.required(o, &["type", "items"], "UntitledMultiSelectEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("array"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minItems"),
+            o.get("maxItems"),
+            o.get("items"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledMultiSelectEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("items", "UntitledMultiSelectEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("array"));
+            cx.pop();
         }
-        if let Some(x) = o.get("minItems") {
-            cx.key(
-                "minItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxItems") {
-            cx.key(
-                "maxItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("minItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("maxItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("items");
+            <UntitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("default");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25684,22 +25007,22 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
 impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
-        cx.required(o, &["type", "enum"], "UntitledMultiSelectEnumSchemaItems");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [o.get("type"), o.get("enum")];
+        if __f[0].is_none() {
+            cx.missing("type", "UntitledMultiSelectEnumSchemaItems");
         }
-        if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("enum", "UntitledMultiSelectEnumSchemaItems");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -25871,65 +25194,55 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
 impl __v::Validate for TitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
-        cx.required(o, &["type", "items"], "TitledMultiSelectEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("array"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("minItems"),
+            o.get("maxItems"),
+            o.get("items"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "TitledMultiSelectEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[5].is_none() {
+            cx.missing("items", "TitledMultiSelectEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("array"));
+            cx.pop();
         }
-        if let Some(x) = o.get("minItems") {
-            cx.key(
-                "minItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("maxItems") {
-            cx.key(
-                "maxItems",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("minItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[4] {
+            cx.push_key("maxItems");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("items");
+            <TitledMultiSelectEnumSchemaItems as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[6] {
+            cx.push_key("default");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26036,22 +25349,22 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItemsAnyOfItem") else {
             return
         };
-        cx.required(o, &["const", "title"], "TitledMultiSelectEnumSchemaItemsAnyOfItem");
-        if let Some(x) = o.get("const") {
-            cx.key(
-                "const",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("const"), o.get("title")];
+        if __f[0].is_none() {
+            cx.missing("const", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("title", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("const");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26152,16 +25465,16 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItems {
 impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
-        cx.required(o, &["anyOf"], "TitledMultiSelectEnumSchemaItems");
-        if let Some(x) = o.get("anyOf") {
-            cx.key(
-                "anyOf",
-                |cx| {
-                    <Vec<
-                        TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("anyOf")];
+        if __f[0].is_none() {
+            cx.missing("anyOf", "TitledMultiSelectEnumSchemaItems");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("anyOf");
+            <Vec<
+                TitledMultiSelectEnumSchemaItemsAnyOfItem,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26481,54 +25794,49 @@ impl __p::Shape for LegacyTitledEnumSchema {
 impl __v::Validate for LegacyTitledEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
-        cx.required(o, &["type", "enum"], "LegacyTitledEnumSchema");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("string"));
-                },
-            );
+        let __f = [
+            o.get("type"),
+            o.get("title"),
+            o.get("description"),
+            o.get("enum"),
+            o.get("enumNames"),
+            o.get("default"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("type", "LegacyTitledEnumSchema");
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("enum", "LegacyTitledEnumSchema");
         }
-        if let Some(x) = o.get("description") {
-            cx.key(
-                "description",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("string"));
+            cx.pop();
         }
-        if let Some(x) = o.get("enum") {
-            cx.key(
-                "enum",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("enumNames") {
-            cx.key(
-                "enumNames",
-                |cx| {
-                    <Vec<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("description");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("default") {
-            cx.key(
-                "default",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("enum");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("enumNames");
+            <Vec<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[5] {
+            cx.push_key("default");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -26838,34 +26146,28 @@ impl __p::Shape for ElicitResult {
 impl __v::Validate for ElicitResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
-        cx.required(o, &["action"], "ElicitResult");
-        if let Some(x) = o.get("_meta") {
-            cx.key(
-                "_meta",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                    crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
-                },
-            );
+        let __f = [o.get("_meta"), o.get("action"), o.get("content")];
+        if __f[1].is_none() {
+            cx.missing("action", "ElicitResult");
         }
-        if let Some(x) = o.get("action") {
-            cx.key(
-                "action",
-                |cx| {
-                    <ElicitResultAction as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("_meta");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            cx.pop();
         }
-        if let Some(x) = o.get("content") {
-            cx.key(
-                "content",
-                |cx| {
-                    <BTreeMap<
-                        String,
-                        ElicitResultContentValue,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("action");
+            <ElicitResultAction as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("content");
+            <BTreeMap<
+                String,
+                ElicitResultContentValue,
+            > as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27283,37 +26585,33 @@ impl __p::Shape for ElicitationCompleteNotification {
 impl __v::Validate for ElicitationCompleteNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitationCompleteNotification") else { return };
-        cx.required(
-            o,
-            &["method", "params", "jsonrpc"],
-            "ElicitationCompleteNotification",
-        );
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("notifications/elicitation/complete"));
-                },
-            );
+        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        if __f[0].is_none() {
+            cx.missing("method", "ElicitationCompleteNotification");
         }
-        if let Some(x) = o.get("params") {
-            cx.key(
-                "params",
-                |cx| {
-                    <ElicitationCompleteNotificationParams as __v::Validate>::validate_json(
-                        x,
-                        cx,
-                    );
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("params", "ElicitationCompleteNotification");
         }
-        if let Some(x) = o.get("jsonrpc") {
-            cx.key(
-                "jsonrpc",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("2.0"));
-                },
+        if __f[2].is_none() {
+            cx.missing("jsonrpc", "ElicitationCompleteNotification");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("notifications/elicitation/complete"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("params");
+            <ElicitationCompleteNotificationParams as __v::Validate>::validate_json(
+                x,
+                cx,
             );
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("jsonrpc");
+            cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
         }
     }
 }
@@ -27412,14 +26710,14 @@ impl __v::Validate for ElicitationCompleteNotificationParams {
         let Some(o) = cx.object(v, "ElicitationCompleteNotificationParams") else {
             return
         };
-        cx.required(o, &["elicitationId"], "ElicitationCompleteNotificationParams");
-        if let Some(x) = o.get("elicitationId") {
-            cx.key(
-                "elicitationId",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("elicitationId")];
+        if __f[0].is_none() {
+            cx.missing("elicitationId", "ElicitationCompleteNotificationParams");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("elicitationId");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -27865,24 +27163,14 @@ impl __v::Validate for ClientRequest {
                 <CancelTaskRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientRequest"),
         }
@@ -28098,24 +27386,14 @@ impl __v::Validate for ClientNotification {
                 <TaskStatusNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ClientNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ClientNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ClientNotification"),
         }
@@ -28652,24 +27930,14 @@ impl __v::Validate for ServerRequest {
                 <CancelTaskRequest as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerRequest",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerRequest", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerRequest"),
         }
@@ -28985,24 +28253,14 @@ impl __v::Validate for ServerNotification {
                 <TaskStatusNotification as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx
-                            .unknown_variant(
-                                "method",
-                                other,
-                                "ServerNotification",
-                                SCHEMA_LABEL,
-                            )
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ServerNotification", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "ServerNotification"),
         }

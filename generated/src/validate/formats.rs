@@ -12,6 +12,10 @@ pub fn uri(s: &str) -> Result<(), String> {
     if !scheme_ok {
         return Err(format!("{s:?} is not a URI: `{scheme}` is not a valid scheme"));
     }
+    // Printable ASCII has no whitespace or control character: skip the char walk.
+    if s.bytes().all(|b| (0x21..0x7f).contains(&b)) {
+        return Ok(());
+    }
     if let Some(c) = s.chars().find(|c| c.is_whitespace() || c.is_control()) {
         return Err(format!("{s:?} is not a URI: it contains {c:?}"));
     }
@@ -84,6 +88,16 @@ pub fn base64(s: &str) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn uri_ascii_fast_path() {
+        for ok in ["https://a.b/c?d=e#f", "urn:x", "file:///%7E", "a:\u{e9}"] {
+            assert!(super::uri(ok).is_ok(), "{ok:?}");
+        }
+        for (bad, c) in [("a:b c", "' '"), ("a:b\x7f", "'\\u{7f}'"), ("a:\u{85}", "'\\u{85}'"), ("a:\u{3000}", "'\\u{3000}'"), ("a:\t", "'\\t'")] {
+            assert!(super::uri(bad).unwrap_err().ends_with(&format!("it contains {c}")), "{bad:?}");
+        }
+    }
+
     #[test]
     fn base64_agrees_with_the_decoder() {
         for s in ["", "AA==", "AAE=", "AAEC", "aGVsbG8=", "AB==", "AAF=", "A===", "AAA", "AA=A", "A+/9", "AA-_", "AA AA==", "="] {

@@ -7,24 +7,44 @@ use super::Cx;
 /// Labels (second one) that make a prefix MCP's own.
 pub const RESERVED_LABELS: &[&str] = &["modelcontextprotocol", "mcp"];
 
+/// Keys the spec defines, all well-formed: most `_meta` objects hold only these,
+/// so they skip the label parser.
+const KNOWN_KEYS: &[&str] = &[
+    crate::runtime::meta::PROGRESS_TOKEN,
+    crate::runtime::meta::PROTOCOL_VERSION,
+    crate::runtime::meta::CLIENT_INFO,
+    crate::runtime::meta::CLIENT_CAPABILITIES,
+    crate::runtime::meta::SERVER_INFO,
+    crate::runtime::meta::LOG_LEVEL,
+    crate::runtime::meta::SUBSCRIPTION_ID,
+    crate::runtime::meta::UI,
+];
+
 /// Checks every key of a `_meta` object. `defined` lists the keys the schema
 /// declares there; an undeclared key under a reserved prefix is a warning.
 pub fn check_keys<'v>(v: &'v Value, cx: &mut Cx<'v>, schema: &str, defined: &[&str]) {
     let Some(o) = v.as_object() else { return };
     for key in o.keys() {
-        cx.key(key, |cx| {
+        let key = key.as_str();
+        if !KNOWN_KEYS.contains(&key) {
             if let Err(why) = key_name(key) {
+                cx.push_key(key);
                 cx.error("meta.key-name", format!("`{key}` is not a valid `_meta` key: {why}"));
-            } else if is_reserved(key) && !defined.contains(&key.as_str()) {
-                cx.warning("meta.reserved-key", format!("`{key}` uses a prefix reserved for MCP but is not defined by {schema}"));
+                cx.pop();
+                continue;
             }
-        });
+        }
+        if !defined.contains(&key) && is_reserved(key) {
+            cx.push_key(key);
+            cx.warning("meta.reserved-key", format!("`{key}` uses a prefix reserved for MCP but is not defined by {schema}"));
+            cx.pop();
+        }
     }
 }
 
 /// Splits a key into its prefix (without the `/`) and its name.
 pub fn split(key: &str) -> (Option<&str>, &str) {
-    match key.rfind('/') {
+    match key.as_bytes().iter().rposition(|&b| b == b'/') {
         Some(i) => (Some(&key[..i]), &key[i + 1..]),
         None => (None, key),
     }
@@ -32,18 +52,26 @@ pub fn split(key: &str) -> (Option<&str>, &str) {
 
 /// Whether a key's prefix is reserved for MCP: its second label is `modelcontextprotocol` or `mcp`.
 pub fn is_reserved(key: &str) -> bool {
-    match split(key).0 {
-        Some(prefix) => prefix.split('.').nth(1).is_some_and(|l| RESERVED_LABELS.contains(&l)),
-        None => false,
-    }
+    let Some(prefix) = split(key).0 else { return false };
+    let p = prefix.as_bytes();
+    let Some(first_dot) = p.iter().position(|&b| b == b'.') else { return false };
+    let rest = &p[first_dot + 1..];
+    let second = &rest[..rest.iter().position(|&b| b == b'.').unwrap_or(rest.len())];
+    RESERVED_LABELS.iter().any(|l| l.as_bytes() == second)
 }
 
 /// The spec's syntax for a key; the error says which part is wrong.
 pub fn key_name(key: &str) -> Result<(), String> {
     let (prefix, name) = split(key);
     if let Some(prefix) = prefix {
-        for label in prefix.split('.') {
+        // Labels by byte position (`.` is ASCII, so every slice is on a char boundary).
+        let p = prefix.as_bytes();
+        let mut start = 0;
+        while start <= p.len() {
+            let end = p[start..].iter().position(|&b| b == b'.').map_or(p.len(), |i| start + i);
+            let label = &prefix[start..end];
             label_ok(label).map_err(|why| format!("prefix label `{label}` {why}"))?;
+            start = end + 1;
         }
     }
     if name.is_empty() {
@@ -54,8 +82,11 @@ pub fn key_name(key: &str) -> Result<(), String> {
     if !alnum(&bytes[0]) || !alnum(&bytes[bytes.len() - 1]) {
         return Err(format!("the name `{name}` must start and end with a letter or digit"));
     }
-    if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))) {
-        return Err(format!("the name `{name}` may only contain letters, digits, `-`, `_` and `.`, not {c:?}"));
+    // Every allowed character is ASCII, so a bad byte exists exactly when a bad char does.
+    if !bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
+        if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))) {
+            return Err(format!("the name `{name}` may only contain letters, digits, `-`, `_` and `.`, not {c:?}"));
+        }
     }
     Ok(())
 }
@@ -88,6 +119,59 @@ mod tests {
         }
         for bad in ["-x", "x-", "com..example/x", "1com.example/x", "com.example-/x", "com.ex_ample/x", "a b", "com.example/x y"] {
             assert!(key_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn known_keys_are_well_formed() {
+        for k in KNOWN_KEYS {
+            assert!(key_name(k).is_ok(), "{k}");
+        }
+    }
+
+    // The byte scanners against the `str::split` definitions they replaced, on every
+    // string of up to 5 characters over an alphabet that reaches every rule.
+    #[test]
+    fn byte_scanners_match_split() {
+        fn old_key_name(key: &str) -> Result<(), String> {
+            let (prefix, name) = match key.rfind('/') {
+                Some(i) => (Some(&key[..i]), &key[i + 1..]),
+                None => (None, key),
+            };
+            if let Some(prefix) = prefix {
+                for label in prefix.split('.') {
+                    label_ok(label).map_err(|why| format!("prefix label `{label}` {why}"))?;
+                }
+            }
+            if name.is_empty() {
+                return Ok(());
+            }
+            let bytes = name.as_bytes();
+            let alnum = |b: &u8| b.is_ascii_alphanumeric();
+            if !alnum(&bytes[0]) || !alnum(&bytes[bytes.len() - 1]) {
+                return Err(format!("the name `{name}` must start and end with a letter or digit"));
+            }
+            if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))) {
+                return Err(format!("the name `{name}` may only contain letters, digits, `-`, `_` and `.`, not {c:?}"));
+            }
+            Ok(())
+        }
+        fn old_is_reserved(key: &str) -> bool {
+            match key.rfind('/') {
+                Some(i) => key[..i].split('.').nth(1).is_some_and(|l| RESERVED_LABELS.contains(&l)),
+                None => false,
+            }
+        }
+        let alphabet = ["a", "1", "-", "_", ".", "/", " ", "é", "mcp"];
+        let mut keys = vec![String::new()];
+        let mut frontier = keys.clone();
+        for _ in 0..5 {
+            frontier = frontier.iter().flat_map(|k| alphabet.iter().map(move |c| format!("{k}{c}"))).collect();
+            keys.extend(frontier.iter().cloned());
+        }
+        for k in &keys {
+            assert_eq!(key_name(k), old_key_name(k), "{k:?}");
+            assert_eq!(is_reserved(k), old_is_reserved(k), "{k:?}");
         }
     }
 

@@ -189,7 +189,8 @@ pub struct Cx<'v> {
 
 impl<'v> Cx<'v> {
     pub fn new(options: Options) -> Self {
-        Cx { options, path: Vec::new(), out: Vec::new() }
+        // Deep enough for every spec message, so the path never grows on the common path.
+        Cx { options, path: Vec::with_capacity(16), out: Vec::new() }
     }
 
     pub fn options(&self) -> &Options {
@@ -200,18 +201,34 @@ impl<'v> Cx<'v> {
         Report { violations: self.out }
     }
 
+    /// Goes one key deeper; undo with [`Cx::pop`]. Generated code uses this
+    /// pair rather than [`Cx::key`], which is generic and copied per call site.
+    pub fn push_key(&mut self, key: &'v str) {
+        self.path.push(Seg::Key(key));
+    }
+
+    /// Goes one array index deeper; undo with [`Cx::pop`].
+    pub fn push_index(&mut self, i: usize) {
+        self.path.push(Seg::Index(i));
+    }
+
+    /// Undoes the last [`Cx::push_key`] or [`Cx::push_index`].
+    pub fn pop(&mut self) {
+        self.path.pop();
+    }
+
     /// Runs `f` one key deeper.
     pub fn key(&mut self, key: &'v str, f: impl FnOnce(&mut Self)) {
-        self.path.push(Seg::Key(key));
+        self.push_key(key);
         f(self);
-        self.path.pop();
+        self.pop();
     }
 
     /// Runs `f` one array index deeper.
     pub fn index(&mut self, i: usize, f: impl FnOnce(&mut Self)) {
-        self.path.push(Seg::Index(i));
+        self.push_index(i);
         f(self);
-        self.path.pop();
+        self.pop();
     }
 
     pub fn pointer(&self) -> String {
@@ -255,9 +272,14 @@ impl<'v> Cx<'v> {
     pub fn required(&mut self, o: &JsonObject, keys: &[&str], what: &str) {
         for k in keys {
             if !o.contains_key(*k) {
-                self.error("required", format!("{what} requires `{k}`"));
+                self.missing(k, what);
             }
         }
+    }
+
+    /// Reports one missing required key (generated code has already looked it up).
+    pub fn missing(&mut self, key: &str, what: &str) {
+        self.error("required", format!("{what} requires `{key}`"));
     }
 
     /// Checks a field the schema fixes to one value.
@@ -387,7 +409,9 @@ impl<T: Validate> Validate for Vec<T> {
         match v.as_array() {
             Some(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    cx.index(i, |cx| T::validate_json(item, cx));
+                    cx.push_index(i);
+                    T::validate_json(item, cx);
+                    cx.pop();
                 }
             }
             None => cx.error("type", format!("expected an array, found {}", describe(v))),
@@ -399,7 +423,9 @@ impl<T: Validate> Validate for std::collections::BTreeMap<String, T> {
     fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
         if let Some(o) = cx.object(v, "a map") {
             for (k, item) in o {
-                cx.key(k, |cx| T::validate_json(item, cx));
+                cx.push_key(k);
+                T::validate_json(item, cx);
+                cx.pop();
             }
         }
     }

@@ -22,7 +22,18 @@ pub(super) struct Ctx<'a> {
     pub(super) scored: BTreeSet<TypeRef>,
 }
 
-pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStream {
+/// A module's tokens in three parts, so the emitter can format items one by one
+/// (and reuse the text of an item another module already emitted identically).
+pub struct ModuleTokens {
+    /// Inner attributes, `use`s and `SCHEMA_LABEL`.
+    pub head: TokenStream,
+    /// One entry per schema item, each with its tokens as text (the cache key).
+    pub items: Vec<(String, TokenStream)>,
+    /// The method registry and the `dynamic` table.
+    pub tail: TokenStream,
+}
+
+pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleTokens {
     let mut linkable: BTreeSet<String> = module.items.iter().map(|i| i.name.clone()).collect();
     for (_, names) in &module.uses {
         linkable.extend(names.iter().cloned());
@@ -36,13 +47,13 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStrea
         let names = names.iter().map(|n| type_ident(n));
         quote! { pub use crate::#m::{#(#names),*}; }
     });
-    let items: Vec<TokenStream> = module.items.iter().map(|i| cx.item(i)).collect();
+    let items: Vec<(String, TokenStream)> = module.items.iter().map(|i| cx.item(i)).map(|t| (t.to_string(), t)).collect();
     let registry = cx.registry();
     let envelopes = cx.envelopes();
     let dynamic = cx.dynamic();
-    let uses_map = items.iter().any(|t| t.to_string().contains("BTreeMap"));
+    let uses_map = items.iter().any(|(text, _)| text.contains("BTreeMap"));
     let map_use = if uses_map { quote! { use std::collections::BTreeMap; } } else { quote! {} };
-    quote! {
+    let head = quote! {
         #![doc = #title]
         #![doc = ""]
         #![doc = #source]
@@ -55,12 +66,8 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> TokenStrea
 
         /// How validation messages name this schema.
         pub const SCHEMA_LABEL: &str = #label;
-
-        #(#items)*
-        #envelopes
-        #registry
-        #dynamic
-    }
+    };
+    ModuleTokens { head, items, tail: quote! { #envelopes #registry #dynamic } }
 }
 
 fn doc_attrs(lines: &[String]) -> TokenStream {

@@ -77,7 +77,8 @@ categories = ["encoding", "api-bindings"]
 name = "mcp_schema"
 
 [dependencies]
-serde = {{ workspace = true }}
+# No `derive`: the generated and hand-written impls need only the traits, so a build skips syn and serde_derive.
+serde = {{ version = "1", default-features = false, features = ["std"] }}
 # float_roundtrip: floats are read exactly, so writing them back gives the same number.
 # raw_value: unions decided by keys keep values as JSON text, not trees, until decided.
 serde_json = {{ workspace = true, features = ["float_roundtrip", "raw_value"] }}

@@ -105,22 +105,19 @@ impl __p::Shape for Envelope {
 impl __v::Validate for Envelope {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Envelope") else { return };
-        cx.required(o, &["body"], "Envelope");
-        if let Some(x) = o.get("body") {
-            cx.key(
-                "body",
-                |cx| {
-                    <AnyJson as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("body"), o.get("extras")];
+        if __f[0].is_none() {
+            cx.missing("body", "Envelope");
         }
-        if let Some(x) = o.get("extras") {
-            cx.key(
-                "extras",
-                |cx| {
-                    <Vec<AnyJson> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("body");
+            <AnyJson as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("extras");
+            <Vec<AnyJson> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

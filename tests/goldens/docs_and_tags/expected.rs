@@ -151,50 +151,44 @@ impl __p::Shape for Position {
 impl __v::Validate for Position {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Position") else { return };
-        cx.required(o, &["latitude"], "Position");
-        if let Some(x) = o.get("latitude") {
-            cx.key(
-                "latitude",
-                |cx| {
-                    <serde_json::Number as __v::Validate>::validate_json(x, cx);
-                    cx.minimum(x, -90f64);
-                    cx.maximum(x, 90f64);
-                },
-            );
+        let __f = [
+            o.get("latitude"),
+            o.get("tiles"),
+            o.get("trail"),
+            o.get("title"),
+            o.get("elevation"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("latitude", "Position");
         }
-        if let Some(x) = o.get("tiles") {
-            cx.key(
-                "tiles",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                    cx.format(x, "uri");
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("latitude");
+            <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            cx.minimum(x, -90f64);
+            cx.maximum(x, 90f64);
+            cx.pop();
         }
-        if let Some(x) = o.get("trail") {
-            cx.key(
-                "trail",
-                |cx| {
-                    <Vec<i64> as __v::Validate>::validate_json(x, cx);
-                    cx.max_items(x, 8usize);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("tiles");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.format(x, "uri");
+            cx.pop();
         }
-        if let Some(x) = o.get("title") {
-            cx.key(
-                "title",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[2] {
+            cx.push_key("trail");
+            <Vec<i64> as __v::Validate>::validate_json(x, cx);
+            cx.max_items(x, 8usize);
+            cx.pop();
         }
-        if let Some(x) = o.get("elevation") {
-            cx.key(
-                "elevation",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[3] {
+            cx.push_key("title");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[4] {
+            cx.push_key("elevation");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -295,22 +289,22 @@ impl __p::Shape for Marker {
 impl __v::Validate for Marker {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Marker") else { return };
-        cx.required(o, &["at", "label"], "Marker");
-        if let Some(x) = o.get("at") {
-            cx.key(
-                "at",
-                |cx| {
-                    <Position as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("at"), o.get("label")];
+        if __f[0].is_none() {
+            cx.missing("at", "Marker");
         }
-        if let Some(x) = o.get("label") {
-            cx.key(
-                "label",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("label", "Marker");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("at");
+            <Position as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("label");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

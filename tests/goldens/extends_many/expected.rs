@@ -93,14 +93,14 @@ impl __p::Shape for Named {
 impl __v::Validate for Named {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Named") else { return };
-        cx.required(o, &["name"], "Named");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name")];
+        if __f[0].is_none() {
+            cx.missing("name", "Named");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -181,14 +181,11 @@ impl __p::Shape for Toggle {
 impl __v::Validate for Toggle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Toggle") else { return };
-        cx.required(o, &[], "Toggle");
-        if let Some(x) = o.get("enabled") {
-            cx.key(
-                "enabled",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("enabled")];
+        if let Some(x) = __f[0] {
+            cx.push_key("enabled");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -277,14 +274,14 @@ impl __p::Shape for Coloured {
 impl __v::Validate for Coloured {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Coloured") else { return };
-        cx.required(o, &["colour"], "Coloured");
-        if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("colour")];
+        if __f[0].is_none() {
+            cx.missing("colour", "Coloured");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -398,38 +395,35 @@ impl __p::Shape for Lamp {
 impl __v::Validate for Lamp {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Lamp") else { return };
-        cx.required(o, &["name", "colour", "watts"], "Lamp");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("enabled"), o.get("colour"), o.get("watts")];
+        if __f[0].is_none() {
+            cx.missing("name", "Lamp");
         }
-        if let Some(x) = o.get("enabled") {
-            cx.key(
-                "enabled",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("colour", "Lamp");
         }
-        if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("watts", "Lamp");
         }
-        if let Some(x) = o.get("watts") {
-            cx.key(
-                "watts",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("enabled");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("watts");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -121,38 +121,40 @@ impl __p::Shape for Parcel {
 impl __v::Validate for Parcel {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Parcel") else { return };
-        cx.required(o, &["sender", "recipient", "weight"], "Parcel");
-        if let Some(x) = o.get("sender") {
-            cx.key(
-                "sender",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [
+            o.get("sender"),
+            o.get("recipient"),
+            o.get("weight"),
+            o.get("fragile"),
+        ];
+        if __f[0].is_none() {
+            cx.missing("sender", "Parcel");
         }
-        if let Some(x) = o.get("recipient") {
-            cx.key(
-                "recipient",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("recipient", "Parcel");
         }
-        if let Some(x) = o.get("weight") {
-            cx.key(
-                "weight",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("weight", "Parcel");
         }
-        if let Some(x) = o.get("fragile") {
-            cx.key(
-                "fragile",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("sender");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("recipient");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("weight");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("fragile");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -259,30 +261,27 @@ impl __p::Shape for Sample {
 impl __v::Validate for Sample {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sample") else { return };
-        cx.required(o, &["weight", "scale"], "Sample");
-        if let Some(x) = o.get("weight") {
-            cx.key(
-                "weight",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("weight"), o.get("fragile"), o.get("scale")];
+        if __f[0].is_none() {
+            cx.missing("weight", "Sample");
         }
-        if let Some(x) = o.get("fragile") {
-            cx.key(
-                "fragile",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("scale", "Sample");
         }
-        if let Some(x) = o.get("scale") {
-            cx.key(
-                "scale",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("weight");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("fragile");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("scale");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -104,22 +104,22 @@ impl __p::Shape for Verdict {
 impl __v::Validate for Verdict {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Verdict") else { return };
-        cx.required(o, &["stage", "score"], "Verdict");
-        if let Some(x) = o.get("stage") {
-            cx.key(
-                "stage",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("final"));
-                },
-            );
+        let __f = [o.get("stage"), o.get("score")];
+        if __f[0].is_none() {
+            cx.missing("stage", "Verdict");
         }
-        if let Some(x) = o.get("score") {
-            cx.key(
-                "score",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("score", "Verdict");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("stage");
+            cx.literal(x, __p::Lit::Str("final"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("score");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -113,30 +113,24 @@ impl __p::Shape for Shape {
 impl __v::Validate for Shape {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shape") else { return };
-        cx.required(o, &["kind"], "Shape");
-        if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("kind"), o.get("corners"), o.get("colour")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Shape");
         }
-        if let Some(x) = o.get("corners") {
-            cx.key(
-                "corners",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("kind");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("corners");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -253,30 +247,27 @@ impl __p::Shape for Triangle {
 impl __v::Validate for Triangle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Triangle") else { return };
-        cx.required(o, &["kind", "corners"], "Triangle");
-        if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("triangle"));
-                },
-            );
+        let __f = [o.get("kind"), o.get("corners"), o.get("colour")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Triangle");
         }
-        if let Some(x) = o.get("corners") {
-            cx.key(
-                "corners",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("corners", "Triangle");
         }
-        if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("triangle"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("corners");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

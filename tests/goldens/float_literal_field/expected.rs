@@ -109,22 +109,22 @@ impl __p::Shape for Versioned {
 impl __v::Validate for Versioned {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Versioned") else { return };
-        cx.required(o, &["version", "body"], "Versioned");
-        if let Some(x) = o.get("version") {
-            cx.key(
-                "version",
-                |cx| {
-                    cx.literal(x, __p::Lit::Float(2.5f64));
-                },
-            );
+        let __f = [o.get("version"), o.get("body")];
+        if __f[0].is_none() {
+            cx.missing("version", "Versioned");
         }
-        if let Some(x) = o.get("body") {
-            cx.key(
-                "body",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("body", "Versioned");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("version");
+            cx.literal(x, __p::Lit::Float(2.5f64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("body");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -104,22 +104,19 @@ impl __p::Shape for Widget {
 impl __v::Validate for Widget {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Widget") else { return };
-        cx.required(o, &["id"], "Widget");
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("id"), o.get("size")];
+        if __f[0].is_none() {
+            cx.missing("id", "Widget");
         }
-        if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

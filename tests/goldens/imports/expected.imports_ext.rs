@@ -123,38 +123,35 @@ impl __p::Shape for FancyWidget {
 impl __v::Validate for FancyWidget {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "FancyWidget") else { return };
-        cx.required(o, &["id", "hue", "sparkle"], "FancyWidget");
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("id"), o.get("size"), o.get("hue"), o.get("sparkle")];
+        if __f[0].is_none() {
+            cx.missing("id", "FancyWidget");
         }
-        if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("hue", "FancyWidget");
         }
-        if let Some(x) = o.get("hue") {
-            cx.key(
-                "hue",
-                |cx| {
-                    <crate::imports_core::Colour as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("sparkle", "FancyWidget");
         }
-        if let Some(x) = o.get("sparkle") {
-            cx.key(
-                "sparkle",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("hue");
+            <crate::imports_core::Colour as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("sparkle");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -247,16 +244,14 @@ impl __p::Shape for Shelf {
 impl __v::Validate for Shelf {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shelf") else { return };
-        cx.required(o, &["widgets"], "Shelf");
-        if let Some(x) = o.get("widgets") {
-            cx.key(
-                "widgets",
-                |cx| {
-                    <Vec<
-                        crate::imports_core::Widget,
-                    > as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("widgets")];
+        if __f[0].is_none() {
+            cx.missing("widgets", "Shelf");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("widgets");
+            <Vec<crate::imports_core::Widget> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

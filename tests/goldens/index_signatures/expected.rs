@@ -94,14 +94,14 @@ impl __p::Shape for Loose {
 impl __v::Validate for Loose {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Loose") else { return };
-        cx.required(o, &["id"], "Loose");
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("id")];
+        if __f[0].is_none() {
+            cx.missing("id", "Loose");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -190,18 +190,20 @@ impl __p::Shape for Counts {
 impl __v::Validate for Counts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Counts") else { return };
-        cx.required(o, &["total"], "Counts");
-        if let Some(x) = o.get("total") {
-            cx.key(
-                "total",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("total")];
+        if __f[0].is_none() {
+            cx.missing("total", "Counts");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("total");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
         for (k, x) in o {
             if !["total"].contains(&k.as_str()) {
-                cx.key(k, |cx| <i64 as __v::Validate>::validate_json(x, cx));
+                cx.push_key(k);
+                <i64 as __v::Validate>::validate_json(x, cx);
+                cx.pop();
             }
         }
     }
@@ -305,22 +307,19 @@ impl __p::Shape for Holder {
 impl __v::Validate for Holder {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Holder") else { return };
-        cx.required(o, &["settings"], "Holder");
-        if let Some(x) = o.get("settings") {
-            cx.key(
-                "settings",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("settings"), o.get("weights")];
+        if __f[0].is_none() {
+            cx.missing("settings", "Holder");
         }
-        if let Some(x) = o.get("weights") {
-            cx.key(
-                "weights",
-                |cx| {
-                    <BTreeMap<String, i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("settings");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("weights");
+            <BTreeMap<String, i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -93,14 +93,14 @@ impl __p::Shape for Crate {
 impl __v::Validate for Crate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Crate") else { return };
-        cx.required(o, &["lid"], "Crate");
-        if let Some(x) = o.get("lid") {
-            cx.key(
-                "lid",
-                |cx| {
-                    <CrateLidShape as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("lid")];
+        if __f[0].is_none() {
+            cx.missing("lid", "Crate");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("lid");
+            <CrateLidShape as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -189,14 +189,14 @@ impl __p::Shape for CrateLidShape {
 impl __v::Validate for CrateLidShape {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CrateLidShape") else { return };
-        cx.required(o, &["hinged"], "CrateLidShape");
-        if let Some(x) = o.get("hinged") {
-            cx.key(
-                "hinged",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("hinged")];
+        if __f[0].is_none() {
+            cx.missing("hinged", "CrateLidShape");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("hinged");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -284,14 +284,14 @@ impl __p::Shape for CrateLid {
 impl __v::Validate for CrateLid {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CrateLid") else { return };
-        cx.required(o, &["colour"], "CrateLid");
-        if let Some(x) = o.get("colour") {
-            cx.key(
-                "colour",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("colour")];
+        if __f[0].is_none() {
+            cx.missing("colour", "CrateLid");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("colour");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -95,14 +95,14 @@ impl __p::Shape for Circle {
 impl __v::Validate for Circle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Circle") else { return };
-        cx.required(o, &["radius"], "Circle");
-        if let Some(x) = o.get("radius") {
-            cx.key(
-                "radius",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("radius")];
+        if __f[0].is_none() {
+            cx.missing("radius", "Circle");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("radius");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -193,14 +193,14 @@ impl __p::Shape for Square {
 impl __v::Validate for Square {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Square") else { return };
-        cx.required(o, &["side"], "Square");
-        if let Some(x) = o.get("side") {
-            cx.key(
-                "side",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("side")];
+        if __f[0].is_none() {
+            cx.missing("side", "Square");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("side");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -309,30 +309,27 @@ impl __p::Shape for Drawing {
 impl __v::Validate for Drawing {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Drawing") else { return };
-        cx.required(o, &["canvas", "shapes"], "Drawing");
-        if let Some(x) = o.get("canvas") {
-            cx.key(
-                "canvas",
-                |cx| {
-                    <DrawingCanvas as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("canvas"), o.get("shapes"), o.get("layers")];
+        if __f[0].is_none() {
+            cx.missing("canvas", "Drawing");
         }
-        if let Some(x) = o.get("shapes") {
-            cx.key(
-                "shapes",
-                |cx| {
-                    <Vec<DrawingShapesItem> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("shapes", "Drawing");
         }
-        if let Some(x) = o.get("layers") {
-            cx.key(
-                "layers",
-                |cx| {
-                    <Vec<DrawingLayersItem> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("canvas");
+            <DrawingCanvas as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("shapes");
+            <Vec<DrawingShapesItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("layers");
+            <Vec<DrawingLayersItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -435,22 +432,22 @@ impl __p::Shape for DrawingCanvasMargin {
 impl __v::Validate for DrawingCanvasMargin {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingCanvasMargin") else { return };
-        cx.required(o, &["x", "y"], "DrawingCanvasMargin");
-        if let Some(x) = o.get("x") {
-            cx.key(
-                "x",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("x"), o.get("y")];
+        if __f[0].is_none() {
+            cx.missing("x", "DrawingCanvasMargin");
         }
-        if let Some(x) = o.get("y") {
-            cx.key(
-                "y",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("y", "DrawingCanvasMargin");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("x");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("y");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -558,30 +555,27 @@ impl __p::Shape for DrawingCanvas {
 impl __v::Validate for DrawingCanvas {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingCanvas") else { return };
-        cx.required(o, &["width", "height"], "DrawingCanvas");
-        if let Some(x) = o.get("width") {
-            cx.key(
-                "width",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("width"), o.get("height"), o.get("margin")];
+        if __f[0].is_none() {
+            cx.missing("width", "DrawingCanvas");
         }
-        if let Some(x) = o.get("height") {
-            cx.key(
-                "height",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("height", "DrawingCanvas");
         }
-        if let Some(x) = o.get("margin") {
-            cx.key(
-                "margin",
-                |cx| {
-                    <DrawingCanvasMargin as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("width");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("height");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("margin");
+            <DrawingCanvasMargin as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -824,22 +818,19 @@ impl __p::Shape for DrawingLayersItem {
 impl __v::Validate for DrawingLayersItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingLayersItem") else { return };
-        cx.required(o, &["name"], "DrawingLayersItem");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("hidden")];
+        if __f[0].is_none() {
+            cx.missing("name", "DrawingLayersItem");
         }
-        if let Some(x) = o.get("hidden") {
-            cx.key(
-                "hidden",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("hidden");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -103,22 +103,19 @@ impl __p::Shape for Timestamps {
 impl __v::Validate for Timestamps {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Timestamps") else { return };
-        cx.required(o, &["created"], "Timestamps");
-        if let Some(x) = o.get("created") {
-            cx.key(
-                "created",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("created"), o.get("updated")];
+        if __f[0].is_none() {
+            cx.missing("created", "Timestamps");
         }
-        if let Some(x) = o.get("updated") {
-            cx.key(
-                "updated",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("created");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("updated");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -206,14 +203,14 @@ impl __p::Shape for Owner {
 impl __v::Validate for Owner {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Owner") else { return };
-        cx.required(o, &["owner"], "Owner");
-        if let Some(x) = o.get("owner") {
-            cx.key(
-                "owner",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("owner")];
+        if __f[0].is_none() {
+            cx.missing("owner", "Owner");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("owner");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -331,38 +328,35 @@ impl __p::Shape for Note {
 impl __v::Validate for Note {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Note") else { return };
-        cx.required(o, &["created", "owner", "text"], "Note");
-        if let Some(x) = o.get("created") {
-            cx.key(
-                "created",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("created"), o.get("updated"), o.get("owner"), o.get("text")];
+        if __f[0].is_none() {
+            cx.missing("created", "Note");
         }
-        if let Some(x) = o.get("updated") {
-            cx.key(
-                "updated",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("owner", "Note");
         }
-        if let Some(x) = o.get("owner") {
-            cx.key(
-                "owner",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[3].is_none() {
+            cx.missing("text", "Note");
         }
-        if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("created");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("updated");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("owner");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

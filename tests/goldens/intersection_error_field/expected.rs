@@ -111,30 +111,27 @@ impl __p::Shape for Error {
 impl __v::Validate for Error {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        cx.required(o, &["code", "message"], "Error");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "Error");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "Error");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -232,22 +229,22 @@ impl __p::Shape for OrderFailed {
 impl __v::Validate for OrderFailed {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailed") else { return };
-        cx.required(o, &["id", "error"], "OrderFailed");
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("id"), o.get("error")];
+        if __f[0].is_none() {
+            cx.missing("id", "OrderFailed");
         }
-        if let Some(x) = o.get("error") {
-            cx.key(
-                "error",
-                |cx| {
-                    <OrderFailedError as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("error", "OrderFailed");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("id");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("error");
+            <OrderFailedError as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -353,22 +350,19 @@ impl __p::Shape for OrderFailedErrorData {
 impl __v::Validate for OrderFailedErrorData {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailedErrorData") else { return };
-        cx.required(o, &["item"], "OrderFailedErrorData");
-        if let Some(x) = o.get("item") {
-            cx.key(
-                "item",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("item"), o.get("restock")];
+        if __f[0].is_none() {
+            cx.missing("item", "OrderFailedErrorData");
         }
-        if let Some(x) = o.get("restock") {
-            cx.key(
-                "restock",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("item");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("restock");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -478,30 +472,30 @@ impl __p::Shape for OrderFailedError {
 impl __v::Validate for OrderFailedError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailedError") else { return };
-        cx.required(o, &["code", "message", "data"], "OrderFailedError");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-32050i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        if __f[0].is_none() {
+            cx.missing("code", "OrderFailedError");
         }
-        if let Some(x) = o.get("message") {
-            cx.key(
-                "message",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("message", "OrderFailedError");
         }
-        if let Some(x) = o.get("data") {
-            cx.key(
-                "data",
-                |cx| {
-                    <OrderFailedErrorData as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("data", "OrderFailedError");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-32050i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("message");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("data");
+            <OrderFailedErrorData as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -304,30 +304,27 @@ impl __p::Shape for Cone {
 impl __v::Validate for Cone {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Cone") else { return };
-        cx.required(o, &["size", "wrap"], "Cone");
-        if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <Size as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("size"), o.get("flavour"), o.get("wrap")];
+        if __f[0].is_none() {
+            cx.missing("size", "Cone");
         }
-        if let Some(x) = o.get("flavour") {
-            cx.key(
-                "flavour",
-                |cx| {
-                    <Flavour as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("wrap", "Cone");
         }
-        if let Some(x) = o.get("wrap") {
-            cx.key(
-                "wrap",
-                |cx| {
-                    <ConeWrap as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("size");
+            <Size as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("flavour");
+            <Flavour as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("wrap");
+            <ConeWrap as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

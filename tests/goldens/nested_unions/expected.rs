@@ -104,22 +104,22 @@ impl __p::Shape for Apple {
 impl __v::Validate for Apple {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Apple") else { return };
-        cx.required(o, &["kind", "crisp"], "Apple");
-        if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("apple"));
-                },
-            );
+        let __f = [o.get("kind"), o.get("crisp")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Apple");
         }
-        if let Some(x) = o.get("crisp") {
-            cx.key(
-                "crisp",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("crisp", "Apple");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("apple"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("crisp");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -193,14 +193,14 @@ impl __p::Shape for Pear {
 impl __v::Validate for Pear {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Pear") else { return };
-        cx.required(o, &["kind"], "Pear");
-        if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("pear"));
-                },
-            );
+        let __f = [o.get("kind")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Pear");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("pear"));
+            cx.pop();
         }
     }
 }
@@ -300,22 +300,22 @@ impl __p::Shape for Carrot {
 impl __v::Validate for Carrot {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Carrot") else { return };
-        cx.required(o, &["kind", "length"], "Carrot");
-        if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("carrot"));
-                },
-            );
+        let __f = [o.get("kind"), o.get("length")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Carrot");
         }
-        if let Some(x) = o.get("length") {
-            cx.key(
-                "length",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("length", "Carrot");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("carrot"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("length");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -435,16 +435,14 @@ impl __v::Validate for Fruit {
             Some(Some("apple")) => <Apple as __v::Validate>::validate_json(v, cx),
             Some(Some("pear")) => <Pear as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.unknown_variant("kind", other, "Fruit", SCHEMA_LABEL),
-                )
+                cx.push_key("kind");
+                cx.unknown_variant("kind", other, "Fruit", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.error("type", format!("`{}` must be a string", "kind")),
-                )
+                cx.push_key("kind");
+                cx.error("type", format!("`{}` must be a string", "kind"));
+                cx.pop();
             }
             None => cx.required(o, &["kind"], "Fruit"),
         }
@@ -574,16 +572,14 @@ impl __v::Validate for Produce {
             Some(Some("pear")) => <Fruit as __v::Validate>::validate_json(v, cx),
             Some(Some("carrot")) => <Carrot as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.unknown_variant("kind", other, "Produce", SCHEMA_LABEL),
-                )
+                cx.push_key("kind");
+                cx.unknown_variant("kind", other, "Produce", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.error("type", format!("`{}` must be a string", "kind")),
-                )
+                cx.push_key("kind");
+                cx.error("type", format!("`{}` must be a string", "kind"));
+                cx.pop();
             }
             None => cx.required(o, &["kind"], "Produce"),
         }
@@ -673,14 +669,14 @@ impl __p::Shape for Basket {
 impl __v::Validate for Basket {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Basket") else { return };
-        cx.required(o, &["items"], "Basket");
-        if let Some(x) = o.get("items") {
-            cx.key(
-                "items",
-                |cx| {
-                    <Vec<Produce> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("items")];
+        if __f[0].is_none() {
+            cx.missing("items", "Basket");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("items");
+            <Vec<Produce> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

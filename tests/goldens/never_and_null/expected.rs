@@ -114,33 +114,32 @@ impl __p::Shape for Answer {
 impl __v::Validate for Answer {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Answer") else { return };
-        cx.required(o, &["value", "parent"], "Answer");
-        if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("value"), o.get("error"), o.get("comment"), o.get("parent")];
+        if __f[0].is_none() {
+            cx.missing("value", "Answer");
         }
-        if o.contains_key("error") {
-            cx.key("error", |cx| cx.never("`error` is typed `never` in Answer"));
+        if __f[3].is_none() {
+            cx.missing("parent", "Answer");
         }
-        if let Some(x) = o.get("comment") {
-            cx.key(
-                "comment",
-                |cx| {
-                    <__rt::Nullable<String> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("value");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("parent") {
-            cx.key(
-                "parent",
-                |cx| {
-                    <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_some() {
+            cx.push_key("error");
+            cx.never("`error` is typed `never` in Answer");
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("comment");
+            <__rt::Nullable<String> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[3] {
+            cx.push_key("parent");
+            <__rt::Nullable<i64> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

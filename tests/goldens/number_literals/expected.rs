@@ -114,22 +114,22 @@ impl __p::Shape for Frame {
 impl __v::Validate for Frame {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Frame") else { return };
-        cx.required(o, &["marker", "size"], "Frame");
-        if let Some(x) = o.get("marker") {
-            cx.key(
-                "marker",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(127i64));
-                },
-            );
+        let __f = [o.get("marker"), o.get("size")];
+        if __f[0].is_none() {
+            cx.missing("marker", "Frame");
         }
-        if let Some(x) = o.get("size") {
-            cx.key(
-                "size",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("size", "Frame");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("marker");
+            cx.literal(x, __p::Lit::Int(127i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("size");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

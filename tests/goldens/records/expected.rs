@@ -93,14 +93,14 @@ impl __p::Shape for Seat {
 impl __v::Validate for Seat {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Seat") else { return };
-        cx.required(o, &["row"], "Seat");
-        if let Some(x) = o.get("row") {
-            cx.key(
-                "row",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("row")];
+        if __f[0].is_none() {
+            cx.missing("row", "Seat");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("row");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -209,30 +209,27 @@ impl __p::Shape for Theatre {
 impl __v::Validate for Theatre {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Theatre") else { return };
-        cx.required(o, &["seats", "sides"], "Theatre");
-        if let Some(x) = o.get("seats") {
-            cx.key(
-                "seats",
-                |cx| {
-                    <BTreeMap<String, Seat> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("seats"), o.get("notes"), o.get("sides")];
+        if __f[0].is_none() {
+            cx.missing("seats", "Theatre");
         }
-        if let Some(x) = o.get("notes") {
-            cx.key(
-                "notes",
-                |cx| {
-                    <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("sides", "Theatre");
         }
-        if let Some(x) = o.get("sides") {
-            cx.key(
-                "sides",
-                |cx| {
-                    <TheatreSides as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("seats");
+            <BTreeMap<String, Seat> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("notes");
+            <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("sides");
+            <TheatreSides as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -323,22 +320,16 @@ impl __p::Shape for TheatreSides {
 impl __v::Validate for TheatreSides {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TheatreSides") else { return };
-        cx.required(o, &[], "TheatreSides");
-        if let Some(x) = o.get("left") {
-            cx.key(
-                "left",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("left"), o.get("right")];
+        if let Some(x) = __f[0] {
+            cx.push_key("left");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("right") {
-            cx.key(
-                "right",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("right");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -336,30 +336,24 @@ impl __p::Shape for Tree {
 impl __v::Validate for Tree {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tree") else { return };
-        cx.required(o, &["label"], "Tree");
-        if let Some(x) = o.get("label") {
-            cx.key(
-                "label",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("label"), o.get("children"), o.get("payload")];
+        if __f[0].is_none() {
+            cx.missing("label", "Tree");
         }
-        if let Some(x) = o.get("children") {
-            cx.key(
-                "children",
-                |cx| {
-                    <Vec<Tree> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("label");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
-        if let Some(x) = o.get("payload") {
-            cx.key(
-                "payload",
-                |cx| {
-                    <Json as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[1] {
+            cx.push_key("children");
+            <Vec<Tree> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("payload");
+            <Json as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

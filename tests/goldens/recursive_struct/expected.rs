@@ -105,22 +105,19 @@ impl __p::Shape for Category {
 impl __v::Validate for Category {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Category") else { return };
-        cx.required(o, &["name"], "Category");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("parent")];
+        if __f[0].is_none() {
+            cx.missing("name", "Category");
         }
-        if let Some(x) = o.get("parent") {
-            cx.key(
-                "parent",
-                |cx| {
-                    <Box<Category> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("parent");
+            <Box<Category> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -216,22 +213,22 @@ impl __p::Shape for Num {
 impl __v::Validate for Num {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Num") else { return };
-        cx.required(o, &["kind", "value"], "Num");
-        if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("num"));
-                },
-            );
+        let __f = [o.get("kind"), o.get("value")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Num");
         }
-        if let Some(x) = o.get("value") {
-            cx.key(
-                "value",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("value", "Num");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("num"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("value");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -341,30 +338,30 @@ impl __p::Shape for Sum {
 impl __v::Validate for Sum {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sum") else { return };
-        cx.required(o, &["kind", "left", "right"], "Sum");
-        if let Some(x) = o.get("kind") {
-            cx.key(
-                "kind",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sum"));
-                },
-            );
+        let __f = [o.get("kind"), o.get("left"), o.get("right")];
+        if __f[0].is_none() {
+            cx.missing("kind", "Sum");
         }
-        if let Some(x) = o.get("left") {
-            cx.key(
-                "left",
-                |cx| {
-                    <Box<Expr> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("left", "Sum");
         }
-        if let Some(x) = o.get("right") {
-            cx.key(
-                "right",
-                |cx| {
-                    <Box<Expr> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[2].is_none() {
+            cx.missing("right", "Sum");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("kind");
+            cx.literal(x, __p::Lit::Str("sum"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("left");
+            <Box<Expr> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("right");
+            <Box<Expr> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -484,16 +481,14 @@ impl __v::Validate for Expr {
             Some(Some("num")) => <Num as __v::Validate>::validate_json(v, cx),
             Some(Some("sum")) => <Box<Sum> as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.unknown_variant("kind", other, "Expr", SCHEMA_LABEL),
-                )
+                cx.push_key("kind");
+                cx.unknown_variant("kind", other, "Expr", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "kind",
-                    |cx| cx.error("type", format!("`{}` must be a string", "kind")),
-                )
+                cx.push_key("kind");
+                cx.error("type", format!("`{}` must be a string", "kind"));
+                cx.pop();
             }
             None => cx.required(o, &["kind"], "Expr"),
         }

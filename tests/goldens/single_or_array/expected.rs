@@ -92,14 +92,14 @@ impl __p::Shape for Recipient {
 impl __v::Validate for Recipient {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Recipient") else { return };
-        cx.required(o, &["address"], "Recipient");
-        if let Some(x) = o.get("address") {
-            cx.key(
-                "address",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("address")];
+        if __f[0].is_none() {
+            cx.missing("address", "Recipient");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("address");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -200,22 +200,19 @@ impl __p::Shape for Letter {
 impl __v::Validate for Letter {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Letter") else { return };
-        cx.required(o, &["to"], "Letter");
-        if let Some(x) = o.get("to") {
-            cx.key(
-                "to",
-                |cx| {
-                    <LetterTo as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("to"), o.get("tags")];
+        if __f[0].is_none() {
+            cx.missing("to", "Letter");
         }
-        if let Some(x) = o.get("tags") {
-            cx.key(
-                "tags",
-                |cx| {
-                    <LetterTags as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("to");
+            <LetterTo as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("tags");
+            <LetterTags as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -109,22 +109,19 @@ impl __p::Shape for Done {
 impl __v::Validate for Done {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Done") else { return };
-        cx.required(o, &["output"], "Done");
-        if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("done"));
-                },
-            );
+        let __f = [o.get("status"), o.get("output")];
+        if __f[1].is_none() {
+            cx.missing("output", "Done");
         }
-        if let Some(x) = o.get("output") {
-            cx.key(
-                "output",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("status");
+            cx.literal(x, __p::Lit::Str("done"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("output");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -229,22 +226,22 @@ impl __p::Shape for Pending {
 impl __v::Validate for Pending {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Pending") else { return };
-        cx.required(o, &["status", "retryAfter"], "Pending");
-        if let Some(x) = o.get("status") {
-            cx.key(
-                "status",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("pending"));
-                },
-            );
+        let __f = [o.get("status"), o.get("retryAfter")];
+        if __f[0].is_none() {
+            cx.missing("status", "Pending");
         }
-        if let Some(x) = o.get("retryAfter") {
-            cx.key(
-                "retryAfter",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("retryAfter", "Pending");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("status");
+            cx.literal(x, __p::Lit::Str("pending"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("retryAfter");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -366,16 +363,14 @@ impl __v::Validate for Answer {
             Some(Some("done")) => <Done as __v::Validate>::validate_json(v, cx),
             Some(Some("pending")) => <Pending as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "status",
-                    |cx| cx.unknown_variant("status", other, "Answer", SCHEMA_LABEL),
-                )
+                cx.push_key("status");
+                cx.unknown_variant("status", other, "Answer", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "status",
-                    |cx| cx.error("type", format!("`{}` must be a string", "status")),
-                )
+                cx.push_key("status");
+                cx.error("type", format!("`{}` must be a string", "status"));
+                cx.pop();
             }
             None => <Done as __v::Validate>::validate_json(v, cx),
         }

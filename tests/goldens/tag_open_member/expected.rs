@@ -109,22 +109,22 @@ impl __p::Shape for Email {
 impl __v::Validate for Email {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Email") else { return };
-        cx.required(o, &["channel", "address"], "Email");
-        if let Some(x) = o.get("channel") {
-            cx.key(
-                "channel",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("email"));
-                },
-            );
+        let __f = [o.get("channel"), o.get("address")];
+        if __f[0].is_none() {
+            cx.missing("channel", "Email");
         }
-        if let Some(x) = o.get("address") {
-            cx.key(
-                "address",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("address", "Email");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("channel");
+            cx.literal(x, __p::Lit::Str("email"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("address");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -229,22 +229,22 @@ impl __p::Shape for Sms {
 impl __v::Validate for Sms {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sms") else { return };
-        cx.required(o, &["channel", "number"], "Sms");
-        if let Some(x) = o.get("channel") {
-            cx.key(
-                "channel",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("sms"));
-                },
-            );
+        let __f = [o.get("channel"), o.get("number")];
+        if __f[0].is_none() {
+            cx.missing("channel", "Sms");
         }
-        if let Some(x) = o.get("number") {
-            cx.key(
-                "number",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("number", "Sms");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("channel");
+            cx.literal(x, __p::Lit::Str("sms"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("number");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -344,22 +344,19 @@ impl __p::Shape for CustomChannel {
 impl __v::Validate for CustomChannel {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CustomChannel") else { return };
-        cx.required(o, &["channel"], "CustomChannel");
-        if let Some(x) = o.get("channel") {
-            cx.key(
-                "channel",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("channel"), o.get("target")];
+        if __f[0].is_none() {
+            cx.missing("channel", "CustomChannel");
         }
-        if let Some(x) = o.get("target") {
-            cx.key(
-                "target",
-                |cx| {
-                    <serde_json::Value as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("channel");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("target");
+            <serde_json::Value as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -493,10 +490,9 @@ impl __v::Validate for Contact {
             Some(Some("sms")) => <Sms as __v::Validate>::validate_json(v, cx),
             Some(Some(_)) => <CustomChannel as __v::Validate>::validate_json(v, cx),
             Some(None) => {
-                cx.key(
-                    "channel",
-                    |cx| cx.error("type", format!("`{}` must be a string", "channel")),
-                )
+                cx.push_key("channel");
+                cx.error("type", format!("`{}` must be a string", "channel"));
+                cx.pop();
             }
             None => cx.required(o, &["channel"], "Contact"),
         }

@@ -109,22 +109,22 @@ impl __p::Shape for OpenDoor {
 impl __v::Validate for OpenDoor {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OpenDoor") else { return };
-        cx.required(o, &["method", "door"], "OpenDoor");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("door/open"));
-                },
-            );
+        let __f = [o.get("method"), o.get("door")];
+        if __f[0].is_none() {
+            cx.missing("method", "OpenDoor");
         }
-        if let Some(x) = o.get("door") {
-            cx.key(
-                "door",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("door", "OpenDoor");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("door/open"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("door");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -241,30 +241,27 @@ impl __p::Shape for CloseDoor {
 impl __v::Validate for CloseDoor {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CloseDoor") else { return };
-        cx.required(o, &["method", "door"], "CloseDoor");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("door/close"));
-                },
-            );
+        let __f = [o.get("method"), o.get("door"), o.get("force")];
+        if __f[0].is_none() {
+            cx.missing("method", "CloseDoor");
         }
-        if let Some(x) = o.get("door") {
-            cx.key(
-                "door",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("door", "CloseDoor");
         }
-        if let Some(x) = o.get("force") {
-            cx.key(
-                "force",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("door/close"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("door");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("force");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -348,14 +345,14 @@ impl __p::Shape for RingBell {
 impl __v::Validate for RingBell {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RingBell") else { return };
-        cx.required(o, &["method"], "RingBell");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("bell/ring"));
-                },
-            );
+        let __f = [o.get("method")];
+        if __f[0].is_none() {
+            cx.missing("method", "RingBell");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("bell/ring"));
+            cx.pop();
         }
     }
 }
@@ -503,18 +500,14 @@ impl __v::Validate for HouseCommand {
             }
             Some(Some("bell/ring")) => <RingBell as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
-                cx.key(
-                    "method",
-                    |cx| {
-                        cx.unknown_variant("method", other, "HouseCommand", SCHEMA_LABEL)
-                    },
-                )
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "HouseCommand", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "method",
-                    |cx| cx.error("type", format!("`{}` must be a string", "method")),
-                )
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
             }
             None => cx.required(o, &["method"], "HouseCommand"),
         }

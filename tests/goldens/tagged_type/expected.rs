@@ -100,22 +100,22 @@ impl __p::Shape for TextBlock {
 impl __v::Validate for TextBlock {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextBlock") else { return };
-        cx.required(o, &["type", "text"], "TextBlock");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("text"));
-                },
-            );
+        let __f = [o.get("type"), o.get("text")];
+        if __f[0].is_none() {
+            cx.missing("type", "TextBlock");
         }
-        if let Some(x) = o.get("text") {
-            cx.key(
-                "text",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("text", "TextBlock");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("text"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("text");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -226,30 +226,27 @@ impl __p::Shape for PictureBlock {
 impl __v::Validate for PictureBlock {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PictureBlock") else { return };
-        cx.required(o, &["type", "url"], "PictureBlock");
-        if let Some(x) = o.get("type") {
-            cx.key(
-                "type",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("picture"));
-                },
-            );
+        let __f = [o.get("type"), o.get("url"), o.get("alt")];
+        if __f[0].is_none() {
+            cx.missing("type", "PictureBlock");
         }
-        if let Some(x) = o.get("url") {
-            cx.key(
-                "url",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("url", "PictureBlock");
         }
-        if let Some(x) = o.get("alt") {
-            cx.key(
-                "alt",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("type");
+            cx.literal(x, __p::Lit::Str("picture"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("url");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[2] {
+            cx.push_key("alt");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -338,14 +335,14 @@ impl __p::Shape for Page {
 impl __v::Validate for Page {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Page") else { return };
-        cx.required(o, &["blocks"], "Page");
-        if let Some(x) = o.get("blocks") {
-            cx.key(
-                "blocks",
-                |cx| {
-                    <Vec<PageBlocksItem> as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("blocks")];
+        if __f[0].is_none() {
+            cx.missing("blocks", "Page");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("blocks");
+            <Vec<PageBlocksItem> as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -477,18 +474,14 @@ impl __v::Validate for PageBlocksItem {
                 <PictureBlock as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| {
-                        cx.unknown_variant("type", other, "PageBlocksItem", SCHEMA_LABEL)
-                    },
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "PageBlocksItem", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "PageBlocksItem"),
         }
@@ -616,16 +609,14 @@ impl __v::Validate for Block {
                 <PictureBlock as __v::Validate>::validate_json(v, cx)
             }
             Some(Some(other)) => {
-                cx.key(
-                    "type",
-                    |cx| cx.unknown_variant("type", other, "Block", SCHEMA_LABEL),
-                )
+                cx.push_key("type");
+                cx.unknown_variant("type", other, "Block", SCHEMA_LABEL);
+                cx.pop();
             }
             Some(None) => {
-                cx.key(
-                    "type",
-                    |cx| cx.error("type", format!("`{}` must be a string", "type")),
-                )
+                cx.push_key("type");
+                cx.error("type", format!("`{}` must be a string", "type"));
+                cx.pop();
             }
             None => cx.required(o, &["type"], "Block"),
         }

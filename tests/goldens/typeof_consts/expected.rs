@@ -97,14 +97,14 @@ impl __p::Shape for Hello {
 impl __v::Validate for Hello {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Hello") else { return };
-        cx.required(o, &["dialect"], "Hello");
-        if let Some(x) = o.get("dialect") {
-            cx.key(
-                "dialect",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("greenhouse/1"));
-                },
-            );
+        let __f = [o.get("dialect")];
+        if __f[0].is_none() {
+            cx.missing("dialect", "Hello");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("dialect");
+            cx.literal(x, __p::Lit::Str("greenhouse/1"));
+            cx.pop();
         }
     }
 }
@@ -204,22 +204,22 @@ impl __p::Shape for SensorLost {
 impl __v::Validate for SensorLost {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SensorLost") else { return };
-        cx.required(o, &["code", "sensor"], "SensorLost");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    cx.literal(x, __p::Lit::Int(-40012i64));
-                },
-            );
+        let __f = [o.get("code"), o.get("sensor")];
+        if __f[0].is_none() {
+            cx.missing("code", "SensorLost");
         }
-        if let Some(x) = o.get("sensor") {
-            cx.key(
-                "sensor",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("sensor", "SensorLost");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            cx.literal(x, __p::Lit::Int(-40012i64));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("sensor");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

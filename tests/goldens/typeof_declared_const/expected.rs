@@ -109,22 +109,22 @@ impl __p::Shape for WaterOrder {
 impl __v::Validate for WaterOrder {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "WaterOrder") else { return };
-        cx.required(o, &["method", "litres"], "WaterOrder");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("garden/water"));
-                },
-            );
+        let __f = [o.get("method"), o.get("litres")];
+        if __f[0].is_none() {
+            cx.missing("method", "WaterOrder");
         }
-        if let Some(x) = o.get("litres") {
-            cx.key(
-                "litres",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("litres", "WaterOrder");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("garden/water"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("litres");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -231,22 +231,22 @@ impl __p::Shape for WaterLog {
 impl __v::Validate for WaterLog {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "WaterLog") else { return };
-        cx.required(o, &["method", "when"], "WaterLog");
-        if let Some(x) = o.get("method") {
-            cx.key(
-                "method",
-                |cx| {
-                    cx.literal(x, __p::Lit::Str("garden/water"));
-                },
-            );
+        let __f = [o.get("method"), o.get("when")];
+        if __f[0].is_none() {
+            cx.missing("method", "WaterLog");
         }
-        if let Some(x) = o.get("when") {
-            cx.key(
-                "when",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("when", "WaterLog");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("method");
+            cx.literal(x, __p::Lit::Str("garden/water"));
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("when");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

@@ -106,22 +106,19 @@ impl __p::Shape for ByName {
 impl __v::Validate for ByName {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ByName") else { return };
-        cx.required(o, &["name"], "ByName");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name"), o.get("exact")];
+        if __f[0].is_none() {
+            cx.missing("name", "ByName");
         }
-        if let Some(x) = o.get("exact") {
-            cx.key(
-                "exact",
-                |cx| {
-                    <bool as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("exact");
+            <bool as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -212,14 +209,14 @@ impl __p::Shape for ByCode {
 impl __v::Validate for ByCode {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ByCode") else { return };
-        cx.required(o, &["code"], "ByCode");
-        if let Some(x) = o.get("code") {
-            cx.key(
-                "code",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("code")];
+        if __f[0].is_none() {
+            cx.missing("code", "ByCode");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("code");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -319,22 +316,22 @@ impl __p::Shape for ByRange {
 impl __v::Validate for ByRange {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ByRange") else { return };
-        cx.required(o, &["from", "to"], "ByRange");
-        if let Some(x) = o.get("from") {
-            cx.key(
-                "from",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("from"), o.get("to")];
+        if __f[0].is_none() {
+            cx.missing("from", "ByRange");
         }
-        if let Some(x) = o.get("to") {
-            cx.key(
-                "to",
-                |cx| {
-                    <i64 as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if __f[1].is_none() {
+            cx.missing("to", "ByRange");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("from");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("to");
+            <i64 as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }

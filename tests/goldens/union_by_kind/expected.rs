@@ -218,14 +218,14 @@ impl __p::Shape for Flag {
 impl __v::Validate for Flag {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Flag") else { return };
-        cx.required(o, &["name"], "Flag");
-        if let Some(x) = o.get("name") {
-            cx.key(
-                "name",
-                |cx| {
-                    <String as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("name")];
+        if __f[0].is_none() {
+            cx.missing("name", "Flag");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("name");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
@@ -523,22 +523,19 @@ impl __p::Shape for Ticket {
 impl __v::Validate for Ticket {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Ticket") else { return };
-        cx.required(o, &["id"], "Ticket");
-        if let Some(x) = o.get("id") {
-            cx.key(
-                "id",
-                |cx| {
-                    <TicketId as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        let __f = [o.get("id"), o.get("seat")];
+        if __f[0].is_none() {
+            cx.missing("id", "Ticket");
         }
-        if let Some(x) = o.get("seat") {
-            cx.key(
-                "seat",
-                |cx| {
-                    <TicketSeat as __v::Validate>::validate_json(x, cx);
-                },
-            );
+        if let Some(x) = __f[0] {
+            cx.push_key("id");
+            <TicketId as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("seat");
+            <TicketSeat as __v::Validate>::validate_json(x, cx);
+            cx.pop();
         }
     }
 }
