@@ -285,3 +285,32 @@ fn more_helpers() {
     assert_eq!(apps::permissions_policy(Some(&perms)), "camera; clipboard-write");
     assert!(Options::apps().apps && Options::strict().strict);
 }
+
+/// `draft` re-exports the types it has in common with 2026-07-28, and `resource_metadata` those
+/// the overlay leaves alone (`share_with` in schema/codegen.toml). The hand-written shortcuts
+/// and icon helpers are implemented once, on the home module's types; if a new pin made one
+/// of these types differ, this test says which shortcuts the other module must get again.
+#[test]
+fn shared_types_are_one_type_with_the_hand_written_helpers() {
+    use std::any::TypeId;
+    use mcp_schema::{draft, resource_metadata as rm};
+    fn same<A: 'static, B: 'static>() -> bool {
+        TypeId::of::<A>() == TypeId::of::<B>()
+    }
+    assert!(same::<draft::CallToolResult, v6::CallToolResult>(), "content shortcuts: add draft to content_shortcuts!");
+    assert!(same::<draft::ContentBlock, v6::ContentBlock>(), "content shortcuts: add draft to content_shortcuts!");
+    assert!(same::<draft::Tool, v6::Tool>(), "tool shortcuts: add draft to tool_shortcuts!");
+    assert!(same::<draft::Implementation, v6::Implementation>(), "implementation shortcuts: add draft to implementation_shortcuts!");
+    assert!(same::<draft::Icon, v6::Icon>(), "icon helpers: add draft to icon_info!");
+    assert!(same::<rm::Tool, draft::Tool>(), "tool shortcuts: add resource_metadata to tool_shortcuts!");
+    assert!(same::<rm::Implementation, draft::Implementation>(), "implementation shortcuts: add resource_metadata to implementation_shortcuts!");
+    // What the overlay changes is its own type, with its own shortcuts.
+    assert!(!same::<rm::CallToolResult, draft::CallToolResult>());
+    let r = rm::CallToolResult::text("hi");
+    assert_eq!(serde_json::to_value(&r).unwrap()["content"][0]["text"], "hi");
+    // Shared types read and validate in either module.
+    let line = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+    let a: draft::ServerNotification = serde_json::from_str(line).unwrap();
+    let b: v6::ServerNotification = serde_json::from_str(line).unwrap();
+    assert_eq!(a, b);
+}

@@ -71,7 +71,6 @@ fn any(v: Value) -> Result<Value, serde_json::Error> {
 content_shortcuts!("v2025-06-18", v2025_06_18, structured: object);
 content_shortcuts!("v2025-11-25", v2025_11_25, structured: object);
 content_shortcuts!("v2026-07-28", v2026_07_28, structured: any);
-content_shortcuts!("draft", draft, structured: any);
 content_shortcuts!("resource-metadata", resource_metadata, structured: any);
 
 macro_rules! tool_shortcuts {
@@ -96,8 +95,6 @@ tool_shortcuts!("v2025-03-26", v2025_03_26);
 tool_shortcuts!("v2025-06-18", v2025_06_18);
 tool_shortcuts!("v2025-11-25", v2025_11_25);
 tool_shortcuts!("v2026-07-28", v2026_07_28);
-tool_shortcuts!("draft", draft);
-tool_shortcuts!("resource-metadata", resource_metadata);
 
 macro_rules! implementation_shortcuts {
     ($feature:literal, $m:ident) => {
@@ -150,5 +147,3 @@ macro_rules! implementation_shortcuts {
 
 implementation_shortcuts!("v2025-11-25", v2025_11_25);
 implementation_shortcuts!("v2026-07-28", v2026_07_28);
-implementation_shortcuts!("draft", draft);
-implementation_shortcuts!("resource-metadata", resource_metadata);

@@ -113,6 +113,9 @@ pub struct ModuleConfig {
     /// Bare-module imports (`from "pkg"`) mapped to a generated module.
     #[serde(default)]
     pub imports: BTreeMap<String, String>,
+    /// A module listed earlier whose identical types this one re-exports instead of compiling them again.
+    #[serde(default)]
+    pub share_with: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Default, PartialEq, Eq)]

@@ -20,6 +20,8 @@ pub(super) struct Ctx<'a> {
     pub(super) linkable: BTreeSet<String>,
     /// Types that are members of a keyed union somewhere, so need a key-only score.
     pub(super) scored: BTreeSet<TypeRef>,
+    /// Types re-exported from the module this one shares with; their impls come with them.
+    pub(super) shared: BTreeSet<String>,
 }
 
 /// A module's tokens in three parts, so the emitter can format items one by one
@@ -33,12 +35,23 @@ pub struct ModuleTokens {
     pub tail: TokenStream,
 }
 
-pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleTokens {
-    let mut linkable: BTreeSet<String> = module.items.iter().map(|i| i.name.clone()).collect();
-    for (_, names) in &module.uses {
-        linkable.extend(names.iter().cloned());
+impl<'a> Ctx<'a> {
+    fn new(space: &'a TypeSpace, config: &'a Config, module: &'a Module, scored: BTreeSet<TypeRef>) -> Self {
+        let mut linkable: BTreeSet<String> = module.items.iter().map(|i| i.name.clone()).collect();
+        for (_, names) in &module.uses {
+            linkable.extend(names.iter().cloned());
+        }
+        Ctx { space, config, module, linkable, scored, shared: BTreeSet::new() }
     }
-    let cx = Ctx { space, config, module, linkable, scored: super::keyed::scored_members(space) };
+}
+
+pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleTokens {
+    let scored = super::keyed::scored_members(space);
+    let mut cx = Ctx::new(space, config, module, scored.clone());
+    let home = config.modules.iter().find(|m| m.name == module.name).and_then(|m| m.share_with.as_deref()).and_then(|h| space.module(h));
+    if let Some(home) = home {
+        cx.shared = super::share::shared_items(&Ctx::new(space, config, home, scored), &cx);
+    }
     let title = format!(" {}", module.title);
     let label = config.modules.iter().find(|m| m.name == module.name).map(|m| m.label().to_string()).unwrap_or_default();
     let source = format!(" Generated from `{}` (pinned in `schema/pins.toml`).", module.source);
@@ -47,7 +60,31 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
         let names = names.iter().map(|n| type_ident(n));
         quote! { pub use crate::#m::{#(#names),*}; }
     });
-    let items: Vec<(String, TokenStream)> = module.items.iter().map(|i| cx.item(i)).map(|t| (t.to_string(), t)).collect();
+    let items: Vec<(String, TokenStream)> = module.items.iter().filter(|i| !cx.shared.contains(&i.name)).map(|i| cx.item(i)).map(|t| (t.to_string(), t)).collect();
+    let reexports = match home {
+        Some(home) if !cx.shared.is_empty() => {
+            let h = format_ident!("{}", home.name);
+            let names = module.items.iter().filter(|i| cx.shared.contains(&i.name)).flat_map(|i| {
+                let builder = super::share::has_builder(space, i).then(|| builder_ident(&i.name));
+                std::iter::once(type_ident(&i.name)).chain(builder)
+            });
+            let note = format!(" {} of this schema's {} types are the same as [`crate::{}`]'s and are re-exported from there (they are compiled once; their docs link to that version's pages).", cx.shared.len(), module.items.len(), home.name);
+            (
+                quote! {
+                    #![doc = ""]
+                    #![doc = #note]
+                },
+                quote! {
+                    // Everything a module's code names may come from the shared module.
+                    #![allow(unused_imports)]
+                    #[doc(no_inline)]
+                    pub use crate::#h::{#(#names),*};
+                },
+            )
+        }
+        _ => (quote! {}, quote! {}),
+    };
+    let (reexport_doc, reexports) = reexports;
     let registry = cx.registry();
     let envelopes = cx.envelopes();
     let dynamic = cx.dynamic();
@@ -57,7 +94,9 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
         #![doc = #title]
         #![doc = ""]
         #![doc = #source]
+        #reexport_doc
         #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+        #reexports
 
         #map_use
         use crate::runtime::{self as __rt, __private as __p};
@@ -171,7 +210,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn item(&self, item: &Item) -> TokenStream {
+    pub(super) fn item(&self, item: &Item) -> TokenStream {
         let mut lines = self.docs(&item.doc);
         if let Origin::Inline { parent, path } = &item.origin {
             if lines.is_empty() {
@@ -997,7 +1036,7 @@ impl<'a> Ctx<'a> {
                     ("method", Some(Literal::Str(m))) => Some(m.clone()),
                     _ => None,
                 })?;
-                if tagged_structs.insert(item.name.clone()) {
+                if !self.shared.contains(&item.name) && tagged_structs.insert(item.name.clone()) {
                     let t = type_ident(&item.name);
                     let b = builder_ident(&item.name);
                     let expecting = format!("a {} object", item.name);
@@ -1043,6 +1082,9 @@ impl<'a> Ctx<'a> {
             let result_name = registry_name(result);
             let tn = &r.type_name;
             req_rows.push(quote! { (#m, #tn, #result_name) });
+            if self.shared.contains(&r.type_name) {
+                continue;
+            }
             out.push(quote! {
                 impl __rt::RequestMethod for #t {
                     const METHOD: &'static str = #m;
@@ -1056,6 +1098,9 @@ impl<'a> Ctx<'a> {
             let m = &n.method;
             let tn = &n.type_name;
             note_rows.push(quote! { (#m, #tn) });
+            if self.shared.contains(&n.type_name) {
+                continue;
+            }
             out.push(quote! {
                 impl __rt::NotificationMethod for #t {
                     const METHOD: &'static str = #m;

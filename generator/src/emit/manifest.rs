@@ -56,7 +56,7 @@ pub fn cargo_toml(space: &TypeSpace, config: &Config) -> String {
             .modules
             .iter()
             .find(|c| c.name == m.name)
-            .map(|c| c.imports.values().filter_map(|target| space.module(target)).map(|t| format!("\"{}\"", t.feature)).collect())
+            .map(|c| c.imports.values().chain(&c.share_with).filter_map(|target| space.module(target)).map(|t| format!("\"{}\"", t.feature)).collect())
             .unwrap_or_default();
         features.push_str(&format!("{} = [{}]\n", m.feature, deps.join(", ")));
     }

@@ -3,6 +3,7 @@
 mod docs;
 mod items;
 mod keyed;
+mod share;
 mod validate;
 mod manifest;
 

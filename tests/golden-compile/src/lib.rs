@@ -59,6 +59,10 @@ pub mod recursive_alias;
 pub mod recursive_struct;
 #[path = "../../goldens/requests_notifications/expected.rs"]
 pub mod requests_notifications;
+#[path = "../../goldens/shared_types/expected.shared_base.rs"]
+pub mod shared_base;
+#[path = "../../goldens/shared_types/expected.shared_next.rs"]
+pub mod shared_next;
 #[path = "../../goldens/single_or_array/expected.rs"]
 pub mod single_or_array;
 #[path = "../../goldens/tag_default/expected.rs"]

@@ -188,3 +188,22 @@ fn method_registry() {
     assert!(REQUESTS.contains(&("echo", "EchoRequest", "EmptyResult")));
     assert_eq!(NOTIFICATIONS, &[("notifications/clock/jumped", "ClockJumpedNotification")]);
 }
+
+#[test]
+fn shared_types_are_the_home_modules_types_and_the_rest_are_their_own() {
+    use crate::{shared_base as base, shared_next as next};
+    use std::any::TypeId;
+    // Same code, docs aside: one type.
+    assert_eq!(TypeId::of::<next::Point>(), TypeId::of::<base::Point>());
+    assert_eq!(TypeId::of::<next::PointRequest>(), TypeId::of::<base::PointRequest>());
+    // Changed, or holding something changed (a field, a request's result): their own.
+    assert_ne!(TypeId::of::<next::Marker>(), TypeId::of::<base::Marker>());
+    assert_ne!(TypeId::of::<next::Layer>(), TypeId::of::<base::Layer>());
+    assert_ne!(TypeId::of::<next::MarkerRequest>(), TypeId::of::<base::MarkerRequest>());
+    // The changed rule applies in the next module only.
+    let m = r#"{"at":{"x":1,"y":2}}"#;
+    assert!(serde_json::from_str::<base::Marker>(m).is_ok());
+    assert!(serde_json::from_str::<next::Marker>(m).is_err());
+    let layer: next::Layer = serde_json::from_str(r#"{"markers":[{"at":{"x":1,"y":2},"label":"a"}]}"#).unwrap();
+    assert_eq!(layer.markers[0].label, "a");
+}
