@@ -749,18 +749,7 @@ impl<'a> Ctx<'a> {
         let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
         let vbuilders: Vec<_> = u.variants.iter().map(|v| self.builder_path(&v.ty)).collect();
         let is_union: Vec<bool> = u.variants.iter().map(|v| self.space.union_of(&v.ty).is_some()).collect();
-        let me = TypeRef { module: self.module.name.clone(), name: item.name.clone() };
-        let finishes: Vec<TokenStream> = u
-            .variants
-            .iter()
-            .map(|v| {
-                if self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
-                    quote! { Box::new(__p::Builder::finish(b)?) }
-                } else {
-                    quote! { __p::Builder::finish(b)? }
-                }
-            })
-            .collect();
+        let finishes = self.member_finishes(item, u);
         let make = |i: usize, tag: TokenStream| -> TokenStream {
             let v = &vnames[i];
             let b = &vbuilders[i];
@@ -870,6 +859,21 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+    }
+
+    /// How each member's builder `b` finishes into the union's variant: boxed where the member holds the union.
+    pub(super) fn member_finishes(&self, item: &Item, u: &Union) -> Vec<TokenStream> {
+        let me = TypeRef { module: self.module.name.clone(), name: item.name.clone() };
+        u.variants
+            .iter()
+            .map(|v| {
+                if self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+                    quote! { Box::new(__p::Builder::finish(b)?) }
+                } else {
+                    quote! { __p::Builder::finish(b)? }
+                }
+            })
+            .collect()
     }
 
     /// How to read a tag field's value out of a struct variant `v`, as `Option<&str>`.

@@ -192,17 +192,7 @@ impl Ctx<'_> {
             })
             .collect();
         let inner_tys: Vec<TokenStream> = u.variants.iter().map(|v| self.rust_ty(&v.ty)).collect();
-        let finishes: Vec<TokenStream> = u
-            .variants
-            .iter()
-            .map(|v| {
-                if self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
-                    quote! { Box::new(__p::Builder::finish(b)?) }
-                } else {
-                    quote! { __p::Builder::finish(b)? }
-                }
-            })
-            .collect();
+        let finishes = self.member_finishes(item, u);
         let deciding = deciding_keys(self.space, u, 0).into_iter().map(|(key, i)| {
             let v = &vnames[i];
             let make = match &members[i] {
