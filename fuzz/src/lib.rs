@@ -10,7 +10,7 @@ use std::fmt::Debug;
 use mcp_schema::runtime::SchemaType;
 use mcp_schema::validate::{Options, Report, Severity};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 /// Reads `data` as `T`; when that works, writes it, reads it back and compares.
