@@ -1276,8 +1276,10 @@ pub mod __private {
     pub fn score_object(v: &Value, required: &[&str], fields: &[(&str, Fit)], literals: &[(&str, bool, Lit)]) -> Option<u32> {
         let o = v.as_object()?;
         let mut score = shallow_object(o, required, literals)?;
-        for (k, fit) in fields {
-            if let Some(found) = o.get(*k) {
+        // Objects have few keys: one pass over them, matching names by length first, costs
+        // less than a map lookup (string comparisons down the tree) for every field.
+        for (key, found) in o {
+            if let Some((_, fit)) = fields.iter().find(|(k, _)| k.len() == key.len() && *k == key) {
                 score += 1 + fit(found)?;
             }
         }
@@ -1289,13 +1291,22 @@ pub mod __private {
         shallow_object(v.as_object()?, required, literals)
     }
 
+    /// A key's value; small objects (most MCP objects) are scanned, comparing lengths first,
+    /// which beats the map's string comparisons down the tree.
+    fn lookup<'o>(o: &'o JsonObject, key: &str) -> Option<&'o Value> {
+        if o.len() > 8 {
+            return o.get(key);
+        }
+        o.iter().find(|(k, _)| k.len() == key.len() && k.as_str() == key).map(|(_, v)| v)
+    }
+
     fn shallow_object(o: &JsonObject, required: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
-        if !required.iter().all(|k| o.contains_key(*k)) {
+        if !required.iter().all(|k| lookup(o, k).is_some()) {
             return None;
         }
         let mut score = 1;
         for (k, must, value) in literals {
-            match o.get(*k) {
+            match lookup(o, k) {
                 Some(found) if !value.matches(found) => return None,
                 Some(_) => score += 2,
                 None if *must => return None,
