@@ -2,6 +2,8 @@
 //! text-or-blob contents, enum schemas) read without a `serde_json::Value` buffer. These
 //! tests hold that reading to the same answer whatever the input source, and pin the rules:
 //! a deciding key streams, otherwise the best-ranked member that can read the object wins.
+//! `mcp_schema::from_slice` guesses a member at a key only it names and reads again when the
+//! guess is wrong; it must give exactly what `serde_json::from_slice` gives.
 
 use mcp_schema::{v2024_11_05 as v1, v2025_06_18 as v3, v2025_11_25 as v4, v2026_07_28 as v6};
 use mcp_schema_tests::Tally;
@@ -23,7 +25,16 @@ fn all_sources_agree<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Deb
     let value: Value = serde_json::from_str(line).unwrap();
     let from_value: T = serde_json::from_value(value.clone()).map_err(|e| format!("from_value: {e}"))?;
     let from_ref = T::deserialize(&value).map_err(|e| format!("&Value: {e}"))?;
-    for (how, other) in [("from_slice", &from_slice), ("from_reader", &from_reader), ("from_value", &from_value), ("&Value", &from_ref)] {
+    let guessed_slice: T = mcp_schema::from_slice(line.as_bytes()).map_err(|e| format!("mcp_schema::from_slice: {e}"))?;
+    let guessed_str: T = mcp_schema::from_str(line).map_err(|e| format!("mcp_schema::from_str: {e}"))?;
+    for (how, other) in [
+        ("from_slice", &from_slice),
+        ("from_reader", &from_reader),
+        ("from_value", &from_value),
+        ("&Value", &from_ref),
+        ("mcp_schema::from_slice", &guessed_slice),
+        ("mcp_schema::from_str", &guessed_str),
+    ] {
         if *other != from_str {
             return Err(format!("{how} differs from from_str"));
         }
@@ -207,4 +218,108 @@ fn envelopes_pick_the_variant_by_method_result_or_error() {
     assert!(e.contains("none of `method`, `result` and `error`"), "{e}");
     let e = serde_json::from_str::<v4::ClientMessage>(r#"{"jsonrpc":"1.0","id":1,"result":{}}"#).unwrap_err().to_string();
     assert!(e.contains("`jsonrpc` must be \"2.0\""), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Guessing (`mcp_schema::from_slice`): the same answer as `serde_json::from_slice`, always
+
+/// Both readers give the same value, or the same error.
+fn guess_agrees<T: DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str) -> Result<(), String> {
+    let plain = serde_json::from_str::<T>(json).map_err(|e| e.to_string());
+    let guessed = mcp_schema::from_str::<T>(json).map_err(|e| e.to_string());
+    let sliced = mcp_schema::from_slice::<T>(json.as_bytes()).map_err(|e| e.to_string());
+    if plain != guessed || plain != sliced {
+        return Err(format!("{json}: serde_json {plain:?}, mcp_schema::from_str {guessed:?}, mcp_schema::from_slice {sliced:?}"));
+    }
+    Ok(())
+}
+
+/// Results from the recordings, keyed by the direction that sends them.
+fn recorded_results(files: &[PathBuf]) -> (Vec<JsonObject>, Vec<JsonObject>) {
+    let (mut server, mut client) = (Vec::new(), Vec::new());
+    for file in files {
+        for line in std::fs::read_to_string(file).unwrap().lines() {
+            let rec: Value = serde_json::from_str(line).unwrap();
+            if let Some(Value::Object(r)) = rec["msg"].get("result") {
+                if rec["dir"] == "s2c" { server.push(r.clone()) } else { client.push(r.clone()) }
+            }
+        }
+    }
+    (server, client)
+}
+
+/// Objects that make a guess go wrong: two results' keys in one object (both orders),
+/// and each key's value swapped for a value of another kind.
+fn mixed_results(results: &[JsonObject]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, a) in results.iter().enumerate() {
+        out.push(Value::Object(a.clone()).to_string());
+        for key in a.keys() {
+            for wrong in [json!("x"), json!(1), json!([]), json!({}), json!(null)] {
+                let mut b = a.clone();
+                b.insert(key.clone(), wrong);
+                out.push(Value::Object(b).to_string());
+            }
+        }
+        // Pairs of different results, a few neighbours each (enough to cover every pair of shapes).
+        for b in results.iter().skip(i + 1).take(12) {
+            if a.keys().eq(b.keys()) {
+                continue;
+            }
+            for (first, second) in [(a, b), (b, a)] {
+                let mut text = Value::Object(first.clone()).to_string();
+                text.pop();
+                for (k, v) in second.iter().filter(|(k, _)| !first.contains_key(*k)) {
+                    text.push_str(&format!(",{}:{}", Value::String(k.clone()), v));
+                }
+                text.push('}');
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+type JsonObject = serde_json::Map<String, Value>;
+
+#[test]
+fn guessing_reads_exactly_what_serde_json_reads() {
+    let mut tally = Tally::default();
+    let bidi = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bench/data/sessions/2025-11-25-bidirectional.jsonl");
+    let (server, client) = recorded_results(&[sessions().join("2025-11-25.jsonl"), bidi.clone()]);
+    for r in mixed_results(&server) {
+        tally.check(guess_agrees::<v4::ServerResult>(&r));
+        tally.check(guess_agrees::<v4::ServerMessage>(&format!(r#"{{"jsonrpc":"2.0","id":1,"result":{r}}}"#)));
+        tally.check(guess_agrees::<v1::ServerResult>(&r));
+    }
+    for r in mixed_results(&client) {
+        tally.check(guess_agrees::<v4::ClientResult>(&r));
+        tally.check(guess_agrees::<v4::ClientMessage>(&format!(r#"{{"id":"a","result":{r},"jsonrpc":"2.0"}}"#)));
+    }
+    // 2026-07-28: the spec's own result examples.
+    let examples = mcp_schema_tests::upstream().join("mcp-spec/schema/2026-07-28/examples");
+    let results: Vec<JsonObject> = mcp_schema_tests::example_files(&examples)
+        .into_iter()
+        .filter(|(name, _)| name.ends_with("Result"))
+        .filter_map(|(_, path)| serde_json::from_str::<Value>(&std::fs::read_to_string(path).unwrap()).ok()?.as_object().cloned())
+        .collect();
+    assert!(results.len() > 10, "{} 2026-07-28 result examples", results.len());
+    for r in mixed_results(&results) {
+        tally.check(guess_agrees::<v6::ServerResult>(&r));
+        tally.check(guess_agrees::<v6::ClientResult>(&r));
+    }
+    assert!(tally.passed > 2_000, "only {} checks ran", tally.passed);
+    tally.finish("guessing agrees with serde_json");
+}
+
+#[test]
+fn a_wrong_guess_is_taken_back() {
+    // `contents` names only ReadResourceResult, but the value is no list: the catch-all reads it.
+    let r: v4::ServerResult = mcp_schema::from_str(r#"{"contents":"not a list","x":1}"#).unwrap();
+    assert!(matches!(r, v4::ServerResult::EmptyResult(_)), "{r:?}");
+    // `tools` comes first and names ListToolsResult, but the later keys rank CallToolResult higher.
+    let line = r#"{"tools":[],"content":[],"structuredContent":{},"isError":false}"#;
+    let r: v4::ServerResult = mcp_schema::from_str(line).unwrap();
+    assert_eq!(r, serde_json::from_str::<v4::ServerResult>(line).unwrap());
+    assert!(matches!(r, v4::ServerResult::CallToolResult(_)), "{r:?}");
 }

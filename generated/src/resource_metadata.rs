@@ -428,7 +428,7 @@ impl __p::Keyed for InputResponse {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <CreateMessageResult as __p::Shape>::score_keys(o),
             1usize => <ListRootsResult as __p::Shape>::score_keys(o),
@@ -633,7 +633,7 @@ impl __p::Shape for InputRequiredResult {
             &[("resultType", true, __p::Lit::Str("input_required"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["resultType"],
@@ -1334,7 +1334,7 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "contents"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "contents"],
@@ -1510,7 +1510,7 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -2071,7 +2071,7 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "uri", "text"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["name", "uri", "text"],
@@ -2378,7 +2378,7 @@ impl __p::Shape for BlobResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name", "uri", "blob"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["name", "uri", "blob"],
@@ -2963,7 +2963,7 @@ impl __p::Shape for GetPromptResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["messages"],
@@ -3690,7 +3690,7 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -3911,7 +3911,7 @@ impl __p::Shape for CallToolResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["content"],
@@ -5192,7 +5192,7 @@ impl __p::Shape for CreateMessageResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["role", "content", "model"],
@@ -6686,7 +6686,100 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn guess_for_key(key: &str) -> Option<(usize, __ServerResultBuilder)> {
+        match key {
+            "supportedVersions" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::DiscoverResult(
+                        __DiscoverResultBuilder::default(),
+                    ),
+                ))
+            }
+            "capabilities" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::DiscoverResult(
+                        __DiscoverResultBuilder::default(),
+                    ),
+                ))
+            }
+            "completion" => {
+                Some((
+                    2usize,
+                    __ServerResultBuilder::CompleteResult(
+                        __CompleteResultBuilder::default(),
+                    ),
+                ))
+            }
+            "messages" => {
+                Some((
+                    3usize,
+                    __ServerResultBuilder::GetPromptResult(
+                        __GetPromptResultBuilder::default(),
+                    ),
+                ))
+            }
+            "prompts" => {
+                Some((
+                    4usize,
+                    __ServerResultBuilder::ListPromptsResult(
+                        __ListPromptsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resourceTemplates" => {
+                Some((
+                    5usize,
+                    __ServerResultBuilder::ListResourceTemplatesResult(
+                        __ListResourceTemplatesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resources" => {
+                Some((
+                    6usize,
+                    __ServerResultBuilder::ListResourcesResult(
+                        __ListResourcesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "contents" => {
+                Some((
+                    7usize,
+                    __ServerResultBuilder::ReadResourceResult(
+                        __ReadResourceResultBuilder::default(),
+                    ),
+                ))
+            }
+            "content" => {
+                Some((
+                    9usize,
+                    __ServerResultBuilder::CallToolResult(
+                        __CallToolResultBuilder::default(),
+                    ),
+                ))
+            }
+            "tools" => {
+                Some((
+                    10usize,
+                    __ServerResultBuilder::ListToolsResult(
+                        __ListToolsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "metadata" => {
+                Some((
+                    12usize,
+                    __ServerResultBuilder::ReadResourceMetadataResult(
+                        __ReadResourceMetadataResultBuilder::default(),
+                    ),
+                ))
+            }
+            _ => None,
+        }
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
             1usize => <DiscoverResult as __p::Shape>::score_keys(o),
@@ -7282,7 +7375,7 @@ impl __p::Shape for ReadResourceMetadataResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["metadata"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["metadata"], &["_meta", "resultType", "metadata"], &[])
     }
 }

@@ -167,6 +167,47 @@ pub enum Response<T> {
     Error { id: Option<Value>, error: RpcError },
 }
 
+/// Reads `T` from JSON bytes: the same value or error as [`serde_json::from_slice`], faster
+/// where a union has a member that takes any object (`ServerResult` and `ClientResult`
+/// hold `EmptyResult`).
+///
+/// Through `serde_json`, such a union keeps each of its keys' values as JSON text until
+/// every key is in, because a member that a key names may still be unable to read the
+/// values (the object then belongs to the catch-all). Here a key that only one member
+/// names streams the rest of the object into that member straight away; the guess is
+/// kept when that member reads the object and no other member ranks above it for the
+/// keys present, and otherwise (rare, and any error) the input is read again the
+/// `serde_json` way. A 10 MB `resources/read` result is read once instead of twice.
+///
+/// ```
+/// # #[cfg(feature = "v2025-11-25")] {
+/// use mcp_schema::v2025_11_25::{ServerMessage, ServerResult};
+/// use mcp_schema::runtime::Message;
+/// let line = br#"{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"file:///a","blob":"AAAA"}]}}"#;
+/// let Message::Result(r) = mcp_schema::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
+/// assert!(matches!(r.result, ServerResult::ReadResourceResult(_)));
+/// // A custom method's result that borrows the key with another shape is still read.
+/// let line = br#"{"jsonrpc":"2.0","id":2,"result":{"contents":"not a list"}}"#;
+/// let Message::Result(r) = mcp_schema::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
+/// assert!(matches!(r.result, ServerResult::EmptyResult(_)));
+/// # }
+/// ```
+pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, serde_json::Error> {
+    guess_then_read(|| serde_json::from_slice(bytes))
+}
+
+/// [`from_slice`] for a string.
+pub fn from_str<'a, T: Deserialize<'a>>(json: &'a str) -> Result<T, serde_json::Error> {
+    guess_then_read(|| serde_json::from_str(json))
+}
+
+fn guess_then_read<T>(read: impl Fn() -> Result<T, serde_json::Error>) -> Result<T, serde_json::Error> {
+    match __private::with_guessing(true, &read) {
+        Ok(v) => Ok(v),
+        Err(_) => __private::with_guessing(false, read),
+    }
+}
+
 /// Reads a JSON-RPC response to a request of type `R`: its `result` as `R::Result`, or its `error`.
 ///
 /// ```
@@ -796,24 +837,53 @@ pub mod __private {
         }
     }
 
+    /// The keys of an object, as the key-only scores see them.
+    pub trait KeySet {
+        fn has(&self, key: &str) -> bool;
+        /// Whether the key's value equals `lit`; `None` when the key is absent.
+        fn literal(&self, key: &str, lit: Lit) -> Option<bool>;
+    }
+
+    impl KeySet for RawObject<'_> {
+        fn has(&self, key: &str) -> bool {
+            self.get(key).is_some()
+        }
+        fn literal(&self, key: &str, lit: Lit) -> Option<bool> {
+            self.get(key).map(|v| v.matches(lit))
+        }
+    }
+
+    /// Key names whose values are gone (streamed into a member): every literal present
+    /// counts as equal, so scores taken over them are upper bounds.
+    pub struct SeenKeys<'k, 'de>(pub &'k [Key<'de>]);
+
+    impl KeySet for SeenKeys<'_, '_> {
+        fn has(&self, key: &str) -> bool {
+            self.0.iter().any(|k| k.as_str() == key)
+        }
+        fn literal(&self, key: &str, _: Lit) -> Option<bool> {
+            self.has(key).then_some(true)
+        }
+    }
+
     /// Ranks a struct for an object by its keys alone: every required key present and
     /// every literal equal; then two points for each key it names. Field values are not
     /// looked at here: a member that cannot read them is passed over for the next.
-    pub fn score_keys(o: &RawObject, required: &[&str], known: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
-        if !required.iter().all(|k| o.get(k).is_some()) {
+    pub fn score_keys<K: KeySet + ?Sized>(o: &K, required: &[&str], known: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
+        if !required.iter().all(|k| o.has(k)) {
             return None;
         }
         let mut score = 1;
         for (k, must, value) in literals {
-            match o.get(k) {
-                Some(found) if !found.matches(*value) => return None,
-                Some(_) => score += 2,
+            match o.literal(k, *value) {
+                Some(false) => return None,
+                Some(true) => score += 2,
                 None if *must => return None,
                 None => {}
             }
         }
         for k in known {
-            if o.get(k).is_some() {
+            if o.has(k) {
                 score += 2;
             }
         }
@@ -833,7 +903,13 @@ pub mod __private {
         type Builder: Builder<Output = Self>;
         /// The builder of the member that `key` alone decides.
         fn builder_for_key(key: &str) -> Option<Self::Builder>;
-        fn score(member: usize, o: &RawObject) -> Option<u32>;
+        /// In a union with a member that takes any object: the struct member that `key`
+        /// alone names, as a guess that [`from_slice`](crate::from_slice) confirms or
+        /// takes back.
+        fn guess_for_key(_key: &str) -> Option<(usize, Self::Builder)> {
+            None
+        }
+        fn score<K: KeySet + ?Sized>(member: usize, o: &K) -> Option<u32>;
         /// Reads the object as one member; `None` when that member cannot even start
         /// (a tagged member without a readable tag).
         fn read_member<'de, E: de::Error>(member: usize, o: &RawObject<'de>) -> Option<Result<Self, E>>;
@@ -842,7 +918,7 @@ pub mod __private {
         /// best-ranked member's error.
         fn read<'de, E: de::Error>(o: &RawObject<'de>) -> Result<Self, E> {
             let mut first_err = None;
-            for i in rank::<Self>(o) {
+            for i in rank::<Self, _>(o) {
                 match Self::read_member::<E>(i, o) {
                     Some(Ok(v)) => return Ok(v),
                     Some(Err(e)) => {
@@ -855,7 +931,7 @@ pub mod __private {
         }
     }
 
-    fn rank<U: Keyed>(o: &RawObject) -> Vec<usize> {
+    fn rank<U: Keyed, K: KeySet + ?Sized>(o: &K) -> Vec<usize> {
         let mut order: Vec<(u32, usize)> = (0..U::MEMBERS).filter_map(|i| U::score(i, o).map(|s| (s, i))).collect();
         // Best first; a tie keeps declaration order.
         order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -887,11 +963,63 @@ pub mod __private {
                     }
                     return b.finish();
                 }
+                if guessing() {
+                    if let Some((member, b)) = U::guess_for_key(key.as_str()) {
+                        return stream_guess::<U, A>(member, b, kept, key, map);
+                    }
+                }
                 let v = keep(&mut map)?;
                 kept.0.push((key, v));
             }
             U::read(&kept)
         }
+    }
+
+    /// Streams the rest of an object into a guessed member, then checks that reading
+    /// the whole object first (see [`Keyed::read`]) would have tried that member first:
+    /// its score must beat every other member's best possible score over the same keys.
+    /// A wrong guess is an error, and [`from_slice`](crate::from_slice) reads again without guessing.
+    fn stream_guess<'de, U: Keyed, A: MapAccess<'de>>(member: usize, mut b: U::Builder, kept: RawObject<'de>, key: Key<'de>, mut map: A) -> Result<U, A::Error> {
+        let mut seen = Vec::with_capacity(kept.0.len() + 4);
+        for (k, v) in kept.0 {
+            seen.push(k.reborrow());
+            b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+        }
+        seen.push(key.reborrow());
+        b.field(key, FromMap(&mut map))?;
+        while let Some(k) = map.next_key::<Key<'de>>()? {
+            seen.push(k.reborrow());
+            b.field(k, FromMap(&mut map))?;
+        }
+        let out = b.finish()?;
+        if rank::<U, _>(&SeenKeys(&seen)).first() == Some(&member) {
+            Ok(out)
+        } else {
+            Err(de::Error::custom(GUESS_TAKEN_BACK))
+        }
+    }
+
+    pub(crate) const GUESS_TAKEN_BACK: &str = "another member of the union ranks first for these keys";
+
+    thread_local! {
+        static GUESSING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    pub(crate) fn guessing() -> bool {
+        GUESSING.with(|g| g.get())
+    }
+
+    /// Runs `f` with guessing on or off, and puts the previous setting back after it
+    /// (also when `f` unwinds).
+    pub(crate) fn with_guessing<T>(on: bool, f: impl FnOnce() -> T) -> T {
+        struct Restore(bool);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                GUESSING.with(|g| g.set(self.0));
+            }
+        }
+        let _restore = Restore(GUESSING.with(|g| g.replace(on)));
+        f()
     }
 
     /// Keeps a map's next value unread. A source that knows its size is a tree already
@@ -1201,7 +1329,7 @@ pub mod __private {
         fn score(v: &Value) -> Option<u32>;
         /// The score from an object's keys alone, for [`Keyed`] unions; `None` for
         /// types that are no member of one.
-        fn score_keys(_: &RawObject) -> Option<u32> {
+        fn score_keys<K: KeySet + ?Sized>(_: &K) -> Option<u32> {
             None
         }
         /// The same question asked about a field's value: kind, literals and
@@ -1369,6 +1497,40 @@ mod tests {
         assert!(matches!(raw, Raw::Value(serde_json::Value::Array(_))));
         let raw = Raw::deserialize(serde_json::json!({"k": null})).unwrap();
         assert!(matches!(raw, Raw::Value(serde_json::Value::Object(_))));
+    }
+
+    /// The guess path runs: it is taken back when another member ranks first, it fails
+    /// when the guessed member cannot read the values, and `from_slice` then reads again.
+    #[cfg(feature = "v2025-11-25")]
+    #[test]
+    fn guesses_are_checked_and_taken_back() {
+        use super::__private::{with_guessing, GUESS_TAKEN_BACK};
+        use crate::v2025_11_25::ServerResult;
+        let outranked = r#"{"tools":[],"content":[],"isError":false}"#;
+        let e = with_guessing(true, || serde_json::from_str::<ServerResult>(outranked)).unwrap_err().to_string();
+        assert!(e.starts_with(GUESS_TAKEN_BACK), "{e}");
+        assert!(matches!(crate::from_str::<ServerResult>(outranked).unwrap(), ServerResult::CallToolResult(_)));
+        let unreadable = r#"{"contents":7}"#;
+        assert!(with_guessing(true, || serde_json::from_str::<ServerResult>(unreadable)).is_err());
+        assert!(matches!(crate::from_str::<ServerResult>(unreadable).unwrap(), ServerResult::EmptyResult(_)));
+        let confirmed = r#"{"contents":[],"_meta":{}}"#;
+        assert!(matches!(with_guessing(true, || serde_json::from_str::<ServerResult>(confirmed)).unwrap(), ServerResult::ReadResourceResult(_)));
+    }
+
+    /// The setting is put back after a read, also when the read unwinds.
+    #[test]
+    fn guessing_is_put_back() {
+        use super::__private::{guessing, with_guessing};
+        assert!(!guessing());
+        assert!(with_guessing(true, guessing));
+        assert!(!guessing());
+        let unwound = std::panic::catch_unwind(|| with_guessing(true, || panic!("inside")));
+        assert!(unwound.is_err());
+        assert!(!guessing());
+        with_guessing(true, || {
+            assert!(!with_guessing(false, guessing));
+            assert!(guessing());
+        });
     }
 
     // The JSON a `#[derive]` with `skip_serializing_if`/`default` on `data` gave.

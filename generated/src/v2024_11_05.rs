@@ -133,7 +133,7 @@ impl __p::Keyed for JSONRPCMessage {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <JSONRPCRequest as __p::Shape>::score_keys(o),
             1usize => <JSONRPCNotification as __p::Shape>::score_keys(o),
@@ -902,7 +902,7 @@ impl __p::Shape for Result {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &[], &["_meta"], &[])
     }
 }
@@ -1160,7 +1160,7 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["method", "jsonrpc", "id"],
@@ -1318,7 +1318,7 @@ impl __p::Shape for JSONRPCNotification {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["method", "jsonrpc"],
@@ -1461,7 +1461,7 @@ impl __p::Shape for JSONRPCResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["jsonrpc", "id", "result"],
@@ -1613,7 +1613,7 @@ impl __p::Shape for JSONRPCError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["jsonrpc", "id", "error"],
@@ -2431,7 +2431,7 @@ impl __p::Shape for InitializeResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["protocolVersion", "capabilities", "serverInfo"],
@@ -4299,7 +4299,7 @@ impl __p::Shape for ListResourcesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["resources"], &["_meta", "nextCursor", "resources"], &[])
     }
 }
@@ -4559,7 +4559,7 @@ impl __p::Shape for ListResourceTemplatesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["resourceTemplates"],
@@ -4925,7 +4925,7 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["contents"], &["_meta", "contents"], &[])
     }
 }
@@ -5059,7 +5059,7 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -6530,7 +6530,7 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["uri", "text"], &["uri", "mimeType", "text"], &[])
     }
 }
@@ -6678,7 +6678,7 @@ impl __p::Shape for BlobResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["uri", "blob"], &["uri", "mimeType", "blob"], &[])
     }
 }
@@ -6940,7 +6940,7 @@ impl __p::Shape for ListPromptsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
     }
 }
@@ -7314,7 +7314,7 @@ impl __p::Shape for GetPromptResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["messages"], &["_meta", "description", "messages"], &[])
     }
 }
@@ -8242,7 +8242,7 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -8629,7 +8629,7 @@ impl __p::Shape for ListToolsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["tools"], &["_meta", "nextCursor", "tools"], &[])
     }
 }
@@ -8775,7 +8775,7 @@ impl __p::Shape for CallToolResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["content"], &["_meta", "content", "isError"], &[])
     }
 }
@@ -10809,7 +10809,7 @@ impl __p::Shape for CreateMessageResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["role", "content", "model"],
@@ -12635,7 +12635,7 @@ impl __p::Shape for CompleteResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["completion"], &["_meta", "completion"], &[])
     }
 }
@@ -13253,7 +13253,7 @@ impl __p::Shape for ListRootsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["roots"], &["_meta", "roots"], &[])
     }
 }
@@ -14186,7 +14186,44 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn guess_for_key(key: &str) -> Option<(usize, __ClientResultBuilder)> {
+        match key {
+            "role" => {
+                Some((
+                    1usize,
+                    __ClientResultBuilder::CreateMessageResult(
+                        __CreateMessageResultBuilder::default(),
+                    ),
+                ))
+            }
+            "content" => {
+                Some((
+                    1usize,
+                    __ClientResultBuilder::CreateMessageResult(
+                        __CreateMessageResultBuilder::default(),
+                    ),
+                ))
+            }
+            "model" => {
+                Some((
+                    1usize,
+                    __ClientResultBuilder::CreateMessageResult(
+                        __CreateMessageResultBuilder::default(),
+                    ),
+                ))
+            }
+            "roots" => {
+                Some((
+                    2usize,
+                    __ClientResultBuilder::ListRootsResult(
+                        __ListRootsResultBuilder::default(),
+                    ),
+                ))
+            }
+            _ => None,
+        }
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
             1usize => <CreateMessageResult as __p::Shape>::score_keys(o),
@@ -14871,7 +14908,100 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn guess_for_key(key: &str) -> Option<(usize, __ServerResultBuilder)> {
+        match key {
+            "protocolVersion" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::InitializeResult(
+                        __InitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "capabilities" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::InitializeResult(
+                        __InitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "serverInfo" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::InitializeResult(
+                        __InitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "completion" => {
+                Some((
+                    2usize,
+                    __ServerResultBuilder::CompleteResult(
+                        __CompleteResultBuilder::default(),
+                    ),
+                ))
+            }
+            "messages" => {
+                Some((
+                    3usize,
+                    __ServerResultBuilder::GetPromptResult(
+                        __GetPromptResultBuilder::default(),
+                    ),
+                ))
+            }
+            "prompts" => {
+                Some((
+                    4usize,
+                    __ServerResultBuilder::ListPromptsResult(
+                        __ListPromptsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resources" => {
+                Some((
+                    5usize,
+                    __ServerResultBuilder::ListResourcesResult(
+                        __ListResourcesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resourceTemplates" => {
+                Some((
+                    6usize,
+                    __ServerResultBuilder::ListResourceTemplatesResult(
+                        __ListResourceTemplatesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "contents" => {
+                Some((
+                    7usize,
+                    __ServerResultBuilder::ReadResourceResult(
+                        __ReadResourceResultBuilder::default(),
+                    ),
+                ))
+            }
+            "content" => {
+                Some((
+                    8usize,
+                    __ServerResultBuilder::CallToolResult(
+                        __CallToolResultBuilder::default(),
+                    ),
+                ))
+            }
+            "tools" => {
+                Some((
+                    9usize,
+                    __ServerResultBuilder::ListToolsResult(
+                        __ListToolsResultBuilder::default(),
+                    ),
+                ))
+            }
+            _ => None,
+        }
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
             1usize => <InitializeResult as __p::Shape>::score_keys(o),

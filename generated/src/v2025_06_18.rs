@@ -135,7 +135,7 @@ impl __p::Keyed for JSONRPCMessage {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <JSONRPCRequest as __p::Shape>::score_keys(o),
             1usize => <JSONRPCNotification as __p::Shape>::score_keys(o),
@@ -909,7 +909,7 @@ impl __p::Shape for Result {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &[], &["_meta"], &[])
     }
 }
@@ -1167,7 +1167,7 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["method", "jsonrpc", "id"],
@@ -1325,7 +1325,7 @@ impl __p::Shape for JSONRPCNotification {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["method", "jsonrpc"],
@@ -1468,7 +1468,7 @@ impl __p::Shape for JSONRPCResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["jsonrpc", "id", "result"],
@@ -1620,7 +1620,7 @@ impl __p::Shape for JSONRPCError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["jsonrpc", "id", "error"],
@@ -2438,7 +2438,7 @@ impl __p::Shape for InitializeResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["protocolVersion", "capabilities", "serverInfo"],
@@ -4508,7 +4508,7 @@ impl __p::Shape for ListResourcesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["resources"], &["_meta", "nextCursor", "resources"], &[])
     }
 }
@@ -4768,7 +4768,7 @@ impl __p::Shape for ListResourceTemplatesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["resourceTemplates"],
@@ -5134,7 +5134,7 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["contents"], &["_meta", "contents"], &[])
     }
 }
@@ -5268,7 +5268,7 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -6841,7 +6841,7 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["uri", "text"], &["uri", "mimeType", "_meta", "text"], &[])
     }
 }
@@ -7005,7 +7005,7 @@ impl __p::Shape for BlobResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["uri", "blob"], &["uri", "mimeType", "_meta", "blob"], &[])
     }
 }
@@ -7273,7 +7273,7 @@ impl __p::Shape for ListPromptsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
     }
 }
@@ -7647,7 +7647,7 @@ impl __p::Shape for GetPromptResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["messages"], &["_meta", "description", "messages"], &[])
     }
 }
@@ -8750,7 +8750,7 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -9137,7 +9137,7 @@ impl __p::Shape for ListToolsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["tools"], &["_meta", "nextCursor", "tools"], &[])
     }
 }
@@ -9296,7 +9296,7 @@ impl __p::Shape for CallToolResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["content"],
@@ -11555,7 +11555,7 @@ impl __p::Shape for CreateMessageResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["role", "content", "model"],
@@ -13854,7 +13854,7 @@ impl __p::Shape for CompleteResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["completion"], &["_meta", "completion"], &[])
     }
 }
@@ -14497,7 +14497,7 @@ impl __p::Shape for ListRootsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["roots"], &["_meta", "roots"], &[])
     }
 }
@@ -15291,7 +15291,7 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <StringSchema as __p::Shape>::score_keys(o),
             1usize => <NumberSchema as __p::Shape>::score_keys(o),
@@ -15483,7 +15483,7 @@ impl __p::Shape for StringSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type"],
@@ -15768,7 +15768,7 @@ impl __p::Shape for NumberSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type"],
@@ -16016,7 +16016,7 @@ impl __p::Shape for BooleanSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type"],
@@ -16182,7 +16182,7 @@ impl __p::Shape for EnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "enum"],
@@ -16346,7 +16346,7 @@ impl __p::Shape for ElicitResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["action"], &["_meta", "action", "content"], &[])
     }
 }
@@ -17326,7 +17326,42 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn guess_for_key(key: &str) -> Option<(usize, __ClientResultBuilder)> {
+        match key {
+            "role" => {
+                Some((
+                    1usize,
+                    __ClientResultBuilder::CreateMessageResult(
+                        __CreateMessageResultBuilder::default(),
+                    ),
+                ))
+            }
+            "model" => {
+                Some((
+                    1usize,
+                    __ClientResultBuilder::CreateMessageResult(
+                        __CreateMessageResultBuilder::default(),
+                    ),
+                ))
+            }
+            "roots" => {
+                Some((
+                    2usize,
+                    __ClientResultBuilder::ListRootsResult(
+                        __ListRootsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "action" => {
+                Some((
+                    3usize,
+                    __ClientResultBuilder::ElicitResult(__ElicitResultBuilder::default()),
+                ))
+            }
+            _ => None,
+        }
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
             1usize => <CreateMessageResult as __p::Shape>::score_keys(o),
@@ -18049,7 +18084,100 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn guess_for_key(key: &str) -> Option<(usize, __ServerResultBuilder)> {
+        match key {
+            "protocolVersion" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::InitializeResult(
+                        __InitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "capabilities" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::InitializeResult(
+                        __InitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "serverInfo" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::InitializeResult(
+                        __InitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "completion" => {
+                Some((
+                    2usize,
+                    __ServerResultBuilder::CompleteResult(
+                        __CompleteResultBuilder::default(),
+                    ),
+                ))
+            }
+            "messages" => {
+                Some((
+                    3usize,
+                    __ServerResultBuilder::GetPromptResult(
+                        __GetPromptResultBuilder::default(),
+                    ),
+                ))
+            }
+            "prompts" => {
+                Some((
+                    4usize,
+                    __ServerResultBuilder::ListPromptsResult(
+                        __ListPromptsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resourceTemplates" => {
+                Some((
+                    5usize,
+                    __ServerResultBuilder::ListResourceTemplatesResult(
+                        __ListResourceTemplatesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resources" => {
+                Some((
+                    6usize,
+                    __ServerResultBuilder::ListResourcesResult(
+                        __ListResourcesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "contents" => {
+                Some((
+                    7usize,
+                    __ServerResultBuilder::ReadResourceResult(
+                        __ReadResourceResultBuilder::default(),
+                    ),
+                ))
+            }
+            "content" => {
+                Some((
+                    8usize,
+                    __ServerResultBuilder::CallToolResult(
+                        __CallToolResultBuilder::default(),
+                    ),
+                ))
+            }
+            "tools" => {
+                Some((
+                    9usize,
+                    __ServerResultBuilder::ListToolsResult(
+                        __ListToolsResultBuilder::default(),
+                    ),
+                ))
+            }
+            _ => None,
+        }
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
             1usize => <InitializeResult as __p::Shape>::score_keys(o),

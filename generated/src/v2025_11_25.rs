@@ -124,7 +124,7 @@ impl __p::Keyed for JSONRPCMessage {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <JSONRPCRequest as __p::Shape>::score_keys(o),
             1usize => <JSONRPCNotification as __p::Shape>::score_keys(o),
@@ -1004,7 +1004,7 @@ impl __p::Shape for Result {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &[], &["_meta"], &[])
     }
 }
@@ -1391,7 +1391,7 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["method", "jsonrpc", "id"],
@@ -1549,7 +1549,7 @@ impl __p::Shape for JSONRPCNotification {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["method", "jsonrpc"],
@@ -1697,7 +1697,7 @@ impl __p::Shape for JSONRPCResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["jsonrpc", "id", "result"],
@@ -1851,7 +1851,7 @@ impl __p::Shape for JSONRPCErrorResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["jsonrpc", "error"],
@@ -1936,7 +1936,7 @@ impl __p::Shape for JSONRPCResponse {
             .flatten()
             .max()
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         [
             <JSONRPCResultResponse as __p::Shape>::score_keys(o),
             <JSONRPCErrorResponse as __p::Shape>::score_keys(o),
@@ -2001,7 +2001,7 @@ impl __p::Keyed for JSONRPCResponse {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <JSONRPCResultResponse as __p::Shape>::score_keys(o),
             1usize => <JSONRPCErrorResponse as __p::Shape>::score_keys(o),
@@ -3212,7 +3212,7 @@ impl __p::Shape for InitializeResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["protocolVersion", "capabilities", "serverInfo"],
@@ -6945,7 +6945,7 @@ impl __p::Shape for ListResourcesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["resources"], &["_meta", "nextCursor", "resources"], &[])
     }
 }
@@ -7257,7 +7257,7 @@ impl __p::Shape for ListResourceTemplatesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["resourceTemplates"],
@@ -7808,7 +7808,7 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["contents"], &["_meta", "contents"], &[])
     }
 }
@@ -7942,7 +7942,7 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -9751,7 +9751,7 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["uri", "text"], &["uri", "mimeType", "_meta", "text"], &[])
     }
 }
@@ -9915,7 +9915,7 @@ impl __p::Shape for BlobResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["uri", "blob"], &["uri", "mimeType", "_meta", "blob"], &[])
     }
 }
@@ -10235,7 +10235,7 @@ impl __p::Shape for ListPromptsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["prompts"], &["_meta", "nextCursor", "prompts"], &[])
     }
 }
@@ -10667,7 +10667,7 @@ impl __p::Shape for GetPromptResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["messages"], &["_meta", "description", "messages"], &[])
     }
 }
@@ -11818,7 +11818,7 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -12282,7 +12282,7 @@ impl __p::Shape for ListToolsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["tools"], &["_meta", "nextCursor", "tools"], &[])
     }
 }
@@ -12441,7 +12441,7 @@ impl __p::Shape for CallToolResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["content"],
@@ -14938,7 +14938,7 @@ impl __p::Shape for GetTaskResult {
             &[],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -15381,7 +15381,7 @@ impl __p::Shape for GetTaskPayloadResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &[], &["_meta"], &[])
     }
 }
@@ -15832,7 +15832,7 @@ impl __p::Shape for CancelTaskResult {
             &[],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -16189,7 +16189,7 @@ impl __p::Shape for ListTasksResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["tasks"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["tasks"], &["_meta", "nextCursor", "tasks"], &[])
     }
 }
@@ -18261,7 +18261,7 @@ impl __p::Shape for CreateMessageResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["role", "content", "model"],
@@ -21198,7 +21198,7 @@ impl __p::Shape for CompleteResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["completion"], &["_meta", "completion"], &[])
     }
 }
@@ -21893,7 +21893,7 @@ impl __p::Shape for ListRootsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["roots"], &["_meta", "roots"], &[])
     }
 }
@@ -23212,7 +23212,7 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <StringSchema as __p::Shape>::score_keys(o),
             1usize => <NumberSchema as __p::Shape>::score_keys(o),
@@ -23411,7 +23411,7 @@ impl __p::Shape for StringSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type"],
@@ -23712,7 +23712,7 @@ impl __p::Shape for NumberSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type"],
@@ -23966,7 +23966,7 @@ impl __p::Shape for BooleanSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type"],
@@ -24142,7 +24142,7 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "enum"],
@@ -24331,7 +24331,7 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "oneOf"],
@@ -24553,7 +24553,7 @@ impl __p::Shape for SingleSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
             <TitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -24624,7 +24624,7 @@ impl __p::Keyed for SingleSelectEnumSchema {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <UntitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
             1usize => <TitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -24840,7 +24840,7 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "items"],
@@ -25182,7 +25182,7 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "items"],
@@ -25524,7 +25524,7 @@ impl __p::Shape for MultiSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
             <TitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -25581,7 +25581,7 @@ impl __p::Keyed for MultiSelectEnumSchema {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <UntitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
             1usize => <TitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -25782,7 +25782,7 @@ impl __p::Shape for LegacyTitledEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "enum"],
@@ -25892,7 +25892,7 @@ impl __p::Shape for EnumSchema {
             .flatten()
             .max()
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         [
             <SingleSelectEnumSchema as __p::Shape>::score_keys(o),
             <MultiSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -25956,7 +25956,7 @@ impl __p::Keyed for EnumSchema {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <SingleSelectEnumSchema as __p::Shape>::score_keys(o),
             1usize => <MultiSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -26139,7 +26139,7 @@ impl __p::Shape for ElicitResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["action"], &["_meta", "action", "content"], &[])
     }
 }
@@ -27555,7 +27555,50 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn guess_for_key(key: &str) -> Option<(usize, __ClientResultBuilder)> {
+        match key {
+            "role" => {
+                Some((
+                    1usize,
+                    __ClientResultBuilder::CreateMessageResult(
+                        __CreateMessageResultBuilder::default(),
+                    ),
+                ))
+            }
+            "model" => {
+                Some((
+                    1usize,
+                    __ClientResultBuilder::CreateMessageResult(
+                        __CreateMessageResultBuilder::default(),
+                    ),
+                ))
+            }
+            "roots" => {
+                Some((
+                    2usize,
+                    __ClientResultBuilder::ListRootsResult(
+                        __ListRootsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "action" => {
+                Some((
+                    3usize,
+                    __ClientResultBuilder::ElicitResult(__ElicitResultBuilder::default()),
+                ))
+            }
+            "tasks" => {
+                Some((
+                    6usize,
+                    __ClientResultBuilder::ListTasksResult(
+                        __ListTasksResultBuilder::default(),
+                    ),
+                ))
+            }
+            _ => None,
+        }
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
             1usize => <CreateMessageResult as __p::Shape>::score_keys(o),
@@ -28488,7 +28531,108 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn guess_for_key(key: &str) -> Option<(usize, __ServerResultBuilder)> {
+        match key {
+            "protocolVersion" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::InitializeResult(
+                        __InitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "capabilities" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::InitializeResult(
+                        __InitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "serverInfo" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::InitializeResult(
+                        __InitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "completion" => {
+                Some((
+                    2usize,
+                    __ServerResultBuilder::CompleteResult(
+                        __CompleteResultBuilder::default(),
+                    ),
+                ))
+            }
+            "messages" => {
+                Some((
+                    3usize,
+                    __ServerResultBuilder::GetPromptResult(
+                        __GetPromptResultBuilder::default(),
+                    ),
+                ))
+            }
+            "prompts" => {
+                Some((
+                    4usize,
+                    __ServerResultBuilder::ListPromptsResult(
+                        __ListPromptsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resourceTemplates" => {
+                Some((
+                    5usize,
+                    __ServerResultBuilder::ListResourceTemplatesResult(
+                        __ListResourceTemplatesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resources" => {
+                Some((
+                    6usize,
+                    __ServerResultBuilder::ListResourcesResult(
+                        __ListResourcesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "contents" => {
+                Some((
+                    7usize,
+                    __ServerResultBuilder::ReadResourceResult(
+                        __ReadResourceResultBuilder::default(),
+                    ),
+                ))
+            }
+            "content" => {
+                Some((
+                    8usize,
+                    __ServerResultBuilder::CallToolResult(
+                        __CallToolResultBuilder::default(),
+                    ),
+                ))
+            }
+            "tools" => {
+                Some((
+                    9usize,
+                    __ServerResultBuilder::ListToolsResult(
+                        __ListToolsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "tasks" => {
+                Some((
+                    12usize,
+                    __ServerResultBuilder::ListTasksResult(
+                        __ListTasksResultBuilder::default(),
+                    ),
+                ))
+            }
+            _ => None,
+        }
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
             1usize => <InitializeResult as __p::Shape>::score_keys(o),

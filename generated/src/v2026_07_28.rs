@@ -127,7 +127,7 @@ impl __p::Keyed for JSONRPCMessage {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <JSONRPCRequest as __p::Shape>::score_keys(o),
             1usize => <JSONRPCNotification as __p::Shape>::score_keys(o),
@@ -1453,7 +1453,7 @@ impl __p::Shape for Result {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &[], &["_meta", "resultType"], &[])
     }
 }
@@ -1853,7 +1853,7 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["method", "jsonrpc", "id"],
@@ -2011,7 +2011,7 @@ impl __p::Shape for JSONRPCNotification {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["method", "jsonrpc"],
@@ -2159,7 +2159,7 @@ impl __p::Shape for JSONRPCResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["jsonrpc", "id", "result"],
@@ -2313,7 +2313,7 @@ impl __p::Shape for JSONRPCErrorResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["jsonrpc", "error"],
@@ -2398,7 +2398,7 @@ impl __p::Shape for JSONRPCResponse {
             .flatten()
             .max()
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         [
             <JSONRPCResultResponse as __p::Shape>::score_keys(o),
             <JSONRPCErrorResponse as __p::Shape>::score_keys(o),
@@ -2463,7 +2463,7 @@ impl __p::Keyed for JSONRPCResponse {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <JSONRPCResultResponse as __p::Shape>::score_keys(o),
             1usize => <JSONRPCErrorResponse as __p::Shape>::score_keys(o),
@@ -4714,7 +4714,7 @@ impl __p::Keyed for InputResponse {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <CreateMessageResult as __p::Shape>::score_keys(o),
             1usize => <ListRootsResult as __p::Shape>::score_keys(o),
@@ -4919,7 +4919,7 @@ impl __p::Shape for InputRequiredResult {
             &[("resultType", true, __p::Lit::Str("input_required"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["resultType"],
@@ -5777,7 +5777,7 @@ impl __p::Shape for DiscoverResult {
             &[],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "supportedVersions", "capabilities"],
@@ -9047,7 +9047,7 @@ impl __p::Shape for ListResourcesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "resources"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "resources"],
@@ -9614,7 +9614,7 @@ impl __p::Shape for ListResourceTemplatesResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "resourceTemplates"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "resourceTemplates"],
@@ -10482,7 +10482,7 @@ impl __p::Shape for ReadResourceResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "contents"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "contents"],
@@ -10657,7 +10657,7 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -11920,7 +11920,7 @@ impl __p::Shape for SubscriptionsListenResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["_meta"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["_meta"], &["_meta", "resultType"], &[])
     }
 }
@@ -13462,7 +13462,7 @@ impl __p::Shape for TextResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["uri", "text"], &["uri", "mimeType", "_meta", "text"], &[])
     }
 }
@@ -13627,7 +13627,7 @@ impl __p::Shape for BlobResourceContents {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["uri", "blob"], &["uri", "mimeType", "_meta", "blob"], &[])
     }
 }
@@ -14014,7 +14014,7 @@ impl __p::Shape for ListPromptsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "prompts"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "prompts"],
@@ -14711,7 +14711,7 @@ impl __p::Shape for GetPromptResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["messages"],
@@ -16185,7 +16185,7 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <TextResourceContents as __p::Shape>::score_keys(o),
             1usize => <BlobResourceContents as __p::Shape>::score_keys(o),
@@ -16719,7 +16719,7 @@ impl __p::Shape for ListToolsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "tools"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "tools"],
@@ -17101,7 +17101,7 @@ impl __p::Shape for CallToolResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["content"],
@@ -19912,7 +19912,7 @@ impl __p::Shape for CreateMessageResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["role", "content", "model"],
@@ -22922,7 +22922,7 @@ impl __p::Shape for CompleteResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["completion"], &["_meta", "resultType", "completion"], &[])
     }
 }
@@ -23817,7 +23817,7 @@ impl __p::Shape for ListRootsResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["roots"], &["roots"], &[])
     }
 }
@@ -24853,7 +24853,7 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <StringSchema as __p::Shape>::score_keys(o),
             1usize => <NumberSchema as __p::Shape>::score_keys(o),
@@ -25054,7 +25054,7 @@ impl __p::Shape for StringSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type"],
@@ -25357,7 +25357,7 @@ impl __p::Shape for NumberSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type"],
@@ -25613,7 +25613,7 @@ impl __p::Shape for BooleanSchema {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type"],
@@ -25792,7 +25792,7 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "enum"],
@@ -25984,7 +25984,7 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "oneOf"],
@@ -26206,7 +26206,7 @@ impl __p::Shape for SingleSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
             <TitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -26277,7 +26277,7 @@ impl __p::Keyed for SingleSelectEnumSchema {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <UntitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
             1usize => <TitledSingleSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -26496,7 +26496,7 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "items"],
@@ -26841,7 +26841,7 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "items"],
@@ -27183,7 +27183,7 @@ impl __p::Shape for MultiSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
             <TitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -27240,7 +27240,7 @@ impl __p::Keyed for MultiSelectEnumSchema {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <UntitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
             1usize => <TitledMultiSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -27441,7 +27441,7 @@ impl __p::Shape for LegacyTitledEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
             &["type", "enum"],
@@ -27551,7 +27551,7 @@ impl __p::Shape for EnumSchema {
             .flatten()
             .max()
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         [
             <SingleSelectEnumSchema as __p::Shape>::score_keys(o),
             <MultiSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -27615,7 +27615,7 @@ impl __p::Keyed for EnumSchema {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <SingleSelectEnumSchema as __p::Shape>::score_keys(o),
             1usize => <MultiSelectEnumSchema as __p::Shape>::score_keys(o),
@@ -27797,7 +27797,7 @@ impl __p::Shape for ElicitResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["action"], &["action", "content"], &[])
     }
 }
@@ -28942,7 +28942,92 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn guess_for_key(key: &str) -> Option<(usize, __ServerResultBuilder)> {
+        match key {
+            "supportedVersions" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::DiscoverResult(
+                        __DiscoverResultBuilder::default(),
+                    ),
+                ))
+            }
+            "capabilities" => {
+                Some((
+                    1usize,
+                    __ServerResultBuilder::DiscoverResult(
+                        __DiscoverResultBuilder::default(),
+                    ),
+                ))
+            }
+            "completion" => {
+                Some((
+                    2usize,
+                    __ServerResultBuilder::CompleteResult(
+                        __CompleteResultBuilder::default(),
+                    ),
+                ))
+            }
+            "messages" => {
+                Some((
+                    3usize,
+                    __ServerResultBuilder::GetPromptResult(
+                        __GetPromptResultBuilder::default(),
+                    ),
+                ))
+            }
+            "prompts" => {
+                Some((
+                    4usize,
+                    __ServerResultBuilder::ListPromptsResult(
+                        __ListPromptsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resourceTemplates" => {
+                Some((
+                    5usize,
+                    __ServerResultBuilder::ListResourceTemplatesResult(
+                        __ListResourceTemplatesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resources" => {
+                Some((
+                    6usize,
+                    __ServerResultBuilder::ListResourcesResult(
+                        __ListResourcesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "contents" => {
+                Some((
+                    7usize,
+                    __ServerResultBuilder::ReadResourceResult(
+                        __ReadResourceResultBuilder::default(),
+                    ),
+                ))
+            }
+            "content" => {
+                Some((
+                    9usize,
+                    __ServerResultBuilder::CallToolResult(
+                        __CallToolResultBuilder::default(),
+                    ),
+                ))
+            }
+            "tools" => {
+                Some((
+                    10usize,
+                    __ServerResultBuilder::ListToolsResult(
+                        __ListToolsResultBuilder::default(),
+                    ),
+                ))
+            }
+            _ => None,
+        }
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
             1usize => <DiscoverResult as __p::Shape>::score_keys(o),

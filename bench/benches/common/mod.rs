@@ -89,6 +89,24 @@ fn from_slice<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Result<T, String> {
     serde_json::from_slice(b).map_err(|e| e.to_string())
 }
 
+/// The generated crate's own reader (guesses members of catch-all unions, see
+/// `mcp_schema::from_slice`); same values as `serde_json::from_slice`.
+fn mcp_from_slice<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Result<T, String> {
+    mcp_schema::from_slice(b).map_err(|e| e.to_string())
+}
+
+/// A row that only reads (its writes would repeat another row's).
+fn parse_only<T: 'static>(name: &'static str, id: &'static str, reads_as: impl Into<String>, f: fn(&Msg) -> Result<T, String>) -> Contender {
+    let parse: ParseFn = Rc::new(move |m| match f(m) {
+        Ok(t) => {
+            black_box(&t);
+            true
+        }
+        Err(_) => false,
+    });
+    Contender { name, id, reads_as: reads_as.into(), run: Ok((parse, None)), writer: Writer::SerdeJson, write_only: false }
+}
+
 fn ignored() -> Contender {
     let parse: ParseFn = Rc::new(|m| serde_json::from_slice::<IgnoredAny>(&m.bytes).is_ok());
     Contender {
@@ -140,6 +158,14 @@ macro_rules! mcp_typed {
 
             pub fn parse(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
                 Ok(match msg.dir {
+                    Dir::C2S => Side::C(mcp_from_slice(&msg.bytes)?),
+                    Dir::S2C => Side::S(mcp_from_slice(&msg.bytes)?),
+                })
+            }
+
+            /// `parse` through `serde_json::from_slice` (no guessing).
+            pub fn parse_serde_json(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
+                Ok(match msg.dir {
                     Dir::C2S => Side::C(from_slice(&msg.bytes)?),
                     Dir::S2C => Side::S(from_slice(&msg.bytes)?),
                 })
@@ -179,6 +205,13 @@ mod mcp_2026_07_28 {
     use mcp_schema::v2026_07_28 as m;
 
     pub fn parse(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
+        Ok(match msg.dir {
+            Dir::C2S => Side::C(mcp_from_slice(&msg.bytes)?),
+            Dir::S2C => Side::S(mcp_from_slice(&msg.bytes)?),
+        })
+    }
+
+    pub fn parse_serde_json(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
         Ok(match msg.dir {
             Dir::C2S => Side::C(from_slice(&msg.bytes)?),
             Dir::S2C => Side::S(from_slice(&msg.bytes)?),
@@ -264,8 +297,14 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                     v.push(typed(
                         "mcp-schema typed message",
                         "mcp-typed",
-                        concat!($label, "::{Client,Server}Message by direction"),
+                        concat!($label, "::{Client,Server}Message by direction, mcp_schema::from_slice"),
                         $md::parse,
+                    ));
+                    v.push(parse_only(
+                        "mcp-schema typed message, serde_json::from_slice",
+                        "mcp-typed-sj",
+                        concat!($label, "::{Client,Server}Message by direction, serde_json::from_slice (parse only)"),
+                        $md::parse_serde_json,
                     ));
                 }};
             }
@@ -287,7 +326,13 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             let tools = c.kind == Kind::ToolsList;
             let r = if tools { "ListToolsResult" } else { "ReadResourceResult" };
             v.push(typed("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", "v2025_11_25::JSONRPCMessage", mcp_2025_11_25::envelope));
-            v.push(typed("mcp-schema typed message", "mcp-typed", "v2025_11_25::ServerMessage", mcp_2025_11_25::parse));
+            v.push(typed("mcp-schema typed message", "mcp-typed", "v2025_11_25::ServerMessage, mcp_schema::from_slice", mcp_2025_11_25::parse));
+            v.push(parse_only(
+                "mcp-schema typed message, serde_json::from_slice",
+                "mcp-typed-sj",
+                "v2025_11_25::ServerMessage, serde_json::from_slice (parse only)",
+                mcp_2025_11_25::parse_serde_json,
+            ));
             v.push(typed("rmcp typed message", "rmcp-typed", "ServerJsonRpcMessage", rmcp_msg));
             v.push(typed("rust-mcp-schema typed message", "rms-typed", "schema_utils::ServerMessage", rms_msg));
             let spec = format!("Response<{r}> (same derived envelope for all three)");
@@ -318,8 +363,14 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(typed(
                 "mcp-schema typed message",
                 "mcp-typed",
-                "v2026_07_28::{Client,Server}Message by direction",
+                "v2026_07_28::{Client,Server}Message by direction, mcp_schema::from_slice",
                 mcp_2026_07_28::parse,
+            ));
+            v.push(parse_only(
+                "mcp-schema typed message, serde_json::from_slice",
+                "mcp-typed-sj",
+                "v2026_07_28::{Client,Server}Message by direction, serde_json::from_slice (parse only)",
+                mcp_2026_07_28::parse_serde_json,
             ));
             let parse: ParseFn = Rc::new(mcp_2026_07_28::named_ok);
             let decode: DecodeFn = Rc::new(mcp_2026_07_28::named);

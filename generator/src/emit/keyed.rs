@@ -118,17 +118,37 @@ fn takes_any_object(space: &TypeSpace, ty: &Ty, depth: usize) -> bool {
 /// takes any object: there, a member that cannot read the values must leave the
 /// object to the catch-all, so the object is kept until its end.
 fn deciding_keys(space: &TypeSpace, u: &Union, depth: usize) -> Vec<(String, usize)> {
-    if depth >= DEPTH || u.variants.iter().any(|v| takes_any_object(space, &v.ty, depth)) {
+    if depth >= DEPTH || has_catch_all(space, u, depth) {
         return Vec::new();
     }
+    unique_keys(space, u, depth, true)
+}
+
+fn has_catch_all(space: &TypeSpace, u: &Union, depth: usize) -> bool {
+    u.variants.iter().any(|v| takes_any_object(space, &v.ty, depth))
+}
+
+/// In a union with a catch-all member, the keys that name one struct member alone: a
+/// reader that can read the input again guesses that member at such a key (see
+/// `__p::Keyed::guess_for_key`).
+fn guessing_keys(space: &TypeSpace, u: &Union) -> Vec<(String, usize)> {
+    if !has_catch_all(space, u, 0) {
+        return Vec::new();
+    }
+    unique_keys(space, u, 0, false)
+}
+
+/// Required keys of a member that no other member names; `nested` also looks inside
+/// members that are keyed unions themselves.
+fn unique_keys(space: &TypeSpace, u: &Union, depth: usize, nested: bool) -> Vec<(String, usize)> {
     let known: Vec<Option<BTreeSet<String>>> = u.variants.iter().map(|v| known_keys(space, &v.ty, depth)).collect();
     let mut out = Vec::new();
     for (i, v) in u.variants.iter().enumerate() {
         let candidates: Vec<String> = match member(space, &v.ty, depth) {
             Some(Member::Struct(_, s)) => s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| f.name.clone()).collect(),
-            Some(Member::Keyed(_, inner)) => deciding_keys(space, inner, depth + 1).into_iter().map(|(k, _)| k).collect(),
+            Some(Member::Keyed(_, inner)) if nested => deciding_keys(space, inner, depth + 1).into_iter().map(|(k, _)| k).collect(),
             // A tagged member needs its tag before it has a builder.
-            Some(Member::Tagged(_)) | None => Vec::new(),
+            Some(Member::Keyed(..)) | Some(Member::Tagged(_)) | None => Vec::new(),
         };
         for key in candidates {
             let named_elsewhere = known.iter().enumerate().any(|(j, k)| j != i && k.as_ref().is_none_or(|k| k.contains(&key)));
@@ -157,7 +177,7 @@ impl Ctx<'_> {
             })
             .collect();
         quote! {
-            fn score_keys(o: &__p::RawObject) -> Option<u32> {
+            fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
                 __p::score_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*])
             }
         }
@@ -170,7 +190,7 @@ impl Ctx<'_> {
         }
         let vtys: Vec<TokenStream> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
         quote! {
-            fn score_keys(o: &__p::RawObject) -> Option<u32> {
+            fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
                 [#( <#vtys as __p::Shape>::score_keys(o) ),*].into_iter().flatten().max()
             }
         }
@@ -206,6 +226,23 @@ impl Ctx<'_> {
                 }
             };
             quote! { #key => Some(#builder::#v(#make)), }
+        });
+        let guesses: Vec<TokenStream> = guessing_keys(self.space, u)
+            .into_iter()
+            .map(|(key, i)| {
+                let (v, b) = (&vnames[i], &vbuilders[i]);
+                quote! { #key => Some((#i, #builder::#v(#b::default()))), }
+            })
+            .collect();
+        let guess_for_key = (!guesses.is_empty()).then(|| {
+            quote! {
+                fn guess_for_key(key: &str) -> Option<(usize, #builder)> {
+                    match key {
+                        #(#guesses)*
+                        _ => None,
+                    }
+                }
+            }
         });
         let scores = u.variants.iter().enumerate().map(|(i, v)| {
             let t = self.member_ty(&item.name, &v.ty);
@@ -261,7 +298,8 @@ impl Ctx<'_> {
                         _ => None,
                     }
                 }
-                fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+                #guess_for_key
+                fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
                     match member {
                         #(#scores)*
                         _ => None,

@@ -97,6 +97,27 @@ fn structural_unions() {
 }
 
 #[test]
+fn a_union_with_a_catch_all_reads_the_same_with_and_without_guessing() {
+    use crate::union_with_catch_all::*;
+    let read = |text: &str| -> AnyReply {
+        let plain: AnyReply = serde_json::from_str(text).unwrap();
+        let guessed: AnyReply = mcp_schema::from_str(text).unwrap();
+        assert_eq!(plain, guessed, "{text}");
+        assert_eq!(serde_json::to_value(&plain).unwrap(), serde_json::from_str::<serde_json::Value>(text).unwrap());
+        plain
+    };
+    assert!(matches!(read(r#"{"count":2}"#), AnyReply::CountReply(_)));
+    // `count` names CountReply alone, but its value is no number: the catch-all takes it.
+    assert!(matches!(read(r#"{"count":"two"}"#), AnyReply::Reply(_)));
+    // A tie on keys goes to the member declared first, whichever key came first.
+    assert!(matches!(read(r#"{"count":2,"items":["a"],"next":"n"}"#), AnyReply::ListReply(_)));
+    // More keys named wins, wherever the guessing key comes.
+    assert!(matches!(read(r#"{"items":["a"],"count":2}"#), AnyReply::CountReply(_)));
+    assert!(matches!(read(r#"{"count":2,"items":["a"]}"#), AnyReply::CountReply(_)));
+    assert!(matches!(read(r#"{"other":true}"#), AnyReply::Reply(_)));
+}
+
+#[test]
 fn null_is_not_absent() {
     use crate::never_and_null::*;
     let a: Answer = roundtrip(json!({"value": "v", "parent": null}));

@@ -88,7 +88,7 @@ impl __p::Shape for Circle {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["radius"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["radius"], &["radius"], &[])
     }
 }
@@ -186,7 +186,7 @@ impl __p::Shape for Square {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["side"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["side"], &["side"], &[])
     }
 }
@@ -667,7 +667,7 @@ impl __p::Keyed for DrawingShapesItem {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <Circle as __p::Shape>::score_keys(o),
             1usize => <Square as __p::Shape>::score_keys(o),

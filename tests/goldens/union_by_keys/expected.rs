@@ -99,7 +99,7 @@ impl __p::Shape for ByName {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["name"], &["name", "exact"], &[])
     }
 }
@@ -202,7 +202,7 @@ impl __p::Shape for ByCode {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["code"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["code"], &["code"], &[])
     }
 }
@@ -309,7 +309,7 @@ impl __p::Shape for ByRange {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["from", "to"], &[])
     }
-    fn score_keys(o: &__p::RawObject) -> Option<u32> {
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(o, &["from", "to"], &["from", "to"], &[])
     }
 }
@@ -434,7 +434,7 @@ impl __p::Keyed for Lookup {
             _ => None,
         }
     }
-    fn score(member: usize, o: &__p::RawObject) -> Option<u32> {
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <ByName as __p::Shape>::score_keys(o),
             1usize => <ByCode as __p::Shape>::score_keys(o),
