@@ -855,11 +855,28 @@ pub mod __private {
 
     /// Key names whose values are gone (streamed into a member): every literal present
     /// counts as equal, so scores taken over them are upper bounds.
-    pub struct SeenKeys<'k, 'de>(pub &'k [Key<'de>]);
+    pub struct SeenKeys<'k, 'de> {
+        keys: &'k [Key<'de>],
+        // One bit per key, from its length and end bytes: most names asked about are
+        // absent, and the bit tells so without comparing strings.
+        bits: u64,
+    }
+
+    impl<'k, 'de> SeenKeys<'k, 'de> {
+        pub fn new(keys: &'k [Key<'de>]) -> Self {
+            SeenKeys { keys, bits: keys.iter().fold(0, |b, k| b | key_bit(k.as_str())) }
+        }
+    }
+
+    fn key_bit(key: &str) -> u64 {
+        let b = key.as_bytes();
+        let (first, last) = (b.first().copied().unwrap_or(0), b.last().copied().unwrap_or(0));
+        1 << ((b.len() as u32).wrapping_mul(7).wrapping_add(first as u32).wrapping_add((last as u32) << 2) % 64)
+    }
 
     impl KeySet for SeenKeys<'_, '_> {
         fn has(&self, key: &str) -> bool {
-            self.0.iter().any(|k| k.as_str() == key)
+            self.bits & key_bit(key) != 0 && self.keys.iter().any(|k| k.as_str() == key)
         }
         fn literal(&self, key: &str, _: Lit) -> Option<bool> {
             self.has(key).then_some(true)
@@ -938,6 +955,12 @@ pub mod __private {
         order.into_iter().map(|(_, i)| i).collect()
     }
 
+    /// Whether `member` comes first in [`rank`]'s order, without building it.
+    fn ranks_first<U: Keyed, K: KeySet + ?Sized>(member: usize, o: &K) -> bool {
+        let Some(mine) = U::score(member, o) else { return false };
+        (0..U::MEMBERS).filter(|&i| i != member).all(|i| U::score(i, o).is_none_or(|s| s < mine || (s == mine && member < i)))
+    }
+
     /// Reads a tagged union's builder from a kept object: its tag, as a string.
     pub fn tagged_builder<U: Tagged>(o: &RawObject) -> Option<U::Builder> {
         U::builder_for(o.get(U::TAG).and_then(Raw::string).as_deref())
@@ -992,7 +1015,7 @@ pub mod __private {
             b.field(k, FromMap(&mut map))?;
         }
         let out = b.finish()?;
-        if rank::<U, _>(&SeenKeys(&seen)).first() == Some(&member) {
+        if ranks_first::<U, _>(member, &SeenKeys::new(&seen)) {
             Ok(out)
         } else {
             Err(de::Error::custom(GUESS_TAKEN_BACK))
