@@ -9,13 +9,17 @@ fn generated_crate_matches_the_pinned_inputs() {
     let root = workspace_root();
     let up = upstream();
     let config = generator::Config::from_toml(&std::fs::read_to_string(root.join("schema/codegen.toml")).unwrap()).unwrap();
-    let mut inputs: Vec<generator::Input> = Vec::new();
-    for m in &config.modules {
-        inputs.push(generator::Input { path: m.input.clone(), source: std::fs::read_to_string(up.join(&m.input)).unwrap() });
-        if let Some(overlay) = &m.overlay {
-            inputs.push(generator::Input { path: overlay.clone(), source: std::fs::read_to_string(root.join(overlay)).unwrap() });
-        }
-    }
+    let inputs: Vec<generator::Input> = config
+        .input_files()
+        .into_iter()
+        .map(|f| {
+            let dir = match f.origin {
+                generator::InputOrigin::Upstream => &up,
+                generator::InputOrigin::Project => &root,
+            };
+            generator::Input { source: std::fs::read_to_string(dir.join(&f.path)).unwrap(), path: f.path }
+        })
+        .collect();
     let files = generator::generate(&inputs, &config).unwrap_or_else(|d| panic!("{d}"));
     let mut tally = Tally::default();
     for f in &files {

@@ -183,4 +183,74 @@ impl Config {
     pub fn from_toml(text: &str) -> Result<Config, String> {
         toml::from_str(text).map_err(|e| format!("schema/codegen.toml: {e}"))
     }
+
+    /// The files `generate` needs, each once, in module order: a module's upstream
+    /// input, then its overlay. The caller reads them (the generator does no I/O).
+    pub fn input_files(&self) -> Vec<InputFile> {
+        let mut out: Vec<InputFile> = Vec::new();
+        for m in &self.modules {
+            let upstream = InputFile { path: m.input.clone(), origin: InputOrigin::Upstream };
+            if !out.contains(&upstream) {
+                out.push(upstream);
+            }
+            if let Some(overlay) = &m.overlay {
+                out.push(InputFile { path: overlay.clone(), origin: InputOrigin::Project });
+            }
+        }
+        out
+    }
+}
+
+/// A file the generator reads, named as `Input::path` must name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputFile {
+    pub path: String,
+    pub origin: InputOrigin,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputOrigin {
+    /// Relative to the synced upstream folder (pinned in `schema/pins.toml`).
+    Upstream,
+    /// Relative to the repository root: the project's own overlay files.
+    Project,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_files_name_each_upstream_file_once_and_every_overlay() {
+        let config = Config::from_toml(
+            r#"
+            [[module]]
+            name = "a"
+            feature = "a"
+            input = "spec/a.ts"
+            title = "A"
+            [[module]]
+            name = "b"
+            feature = "b"
+            input = "spec/a.ts"
+            title = "B"
+            overlay = "schema/overlays/b.ts"
+            [[module]]
+            name = "c"
+            feature = "c"
+            input = "spec/c.ts"
+            title = "C"
+            "#,
+        )
+        .unwrap();
+        let files: Vec<(String, InputOrigin)> = config.input_files().into_iter().map(|f| (f.path, f.origin)).collect();
+        assert_eq!(
+            files,
+            [
+                ("spec/a.ts".to_string(), InputOrigin::Upstream),
+                ("schema/overlays/b.ts".to_string(), InputOrigin::Project),
+                ("spec/c.ts".to_string(), InputOrigin::Upstream),
+            ]
+        );
+    }
 }

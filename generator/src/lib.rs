@@ -17,7 +17,7 @@ pub mod emit;
 pub mod verify;
 pub mod diff;
 
-pub use config::Config;
+pub use config::{Config, InputFile, InputOrigin};
 pub use diagnostics::{Diagnostic, Diagnostics, Location};
 pub use emit::GeneratedFile;
 

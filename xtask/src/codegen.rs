@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::Path;
 
-use generator::{Config, Input};
+use generator::{Config, Input, InputOrigin};
 
 const CONFIG: &str = "schema/codegen.toml";
 const OUT_DIR: &str = "generated";
@@ -14,17 +14,15 @@ pub fn run(root: &Path, check: bool) -> Result<(), String> {
     let config_text = fs::read_to_string(root.join(CONFIG)).map_err(|e| format!("{CONFIG}: {e}"))?;
     let config = Config::from_toml(&config_text)?;
     let mut inputs = Vec::new();
-    for m in &config.modules {
-        if !inputs.iter().any(|i: &Input| i.path == m.input) {
-            let path = root.join(crate::sync::UPSTREAM_DIR).join(&m.input);
-            let source = fs::read_to_string(&path).map_err(|e| format!("{}: {e} (is it pinned in {}?)", path.display(), crate::sync::PINS_FILE))?;
-            inputs.push(Input { path: m.input.clone(), source });
-        }
-        // Overlays are the project's own files, read from the repository.
-        if let Some(overlay) = &m.overlay {
-            let source = fs::read_to_string(root.join(overlay)).map_err(|e| format!("{overlay}: {e}"))?;
-            inputs.push(Input { path: overlay.clone(), source });
-        }
+    for file in config.input_files() {
+        let source = match file.origin {
+            InputOrigin::Upstream => {
+                let path = root.join(crate::sync::UPSTREAM_DIR).join(&file.path);
+                fs::read_to_string(&path).map_err(|e| format!("{}: {e} (is it pinned in {}?)", path.display(), crate::sync::PINS_FILE))?
+            }
+            InputOrigin::Project => fs::read_to_string(root.join(&file.path)).map_err(|e| format!("{}: {e}", file.path))?,
+        };
+        inputs.push(Input { path: file.path, source });
     }
     let files = generator::generate(&inputs, &config).map_err(|d| d.to_string())?;
 
