@@ -203,8 +203,8 @@ pub fn from_str<'a, T: Deserialize<'a>>(json: &'a str) -> Result<T, serde_json::
 
 fn guess_then_read<T>(read: impl Fn() -> Result<T, serde_json::Error>) -> Result<T, serde_json::Error> {
     match __private::with_guessing(true, &read) {
-        Ok(v) => Ok(v),
-        Err(_) => __private::with_guessing(false, read),
+        (Ok(v), false) => Ok(v),
+        _ => __private::with_guessing(false, read).0,
     }
 }
 
@@ -1001,8 +1001,18 @@ pub mod __private {
     /// Streams the rest of an object into a guessed member, then checks that reading
     /// the whole object first (see [`Keyed::read`]) would have tried that member first:
     /// its score must beat every other member's best possible score over the same keys.
-    /// A wrong guess is an error, and [`from_slice`](crate::from_slice) reads again without guessing.
-    fn stream_guess<'de, U: Keyed, A: MapAccess<'de>>(member: usize, mut b: U::Builder, kept: RawObject<'de>, key: Key<'de>, mut map: A) -> Result<U, A::Error> {
+    /// A wrong guess (taken back, or a member that cannot read the object) is an error
+    /// and is also recorded, so that [`from_slice`](crate::from_slice) reads the input
+    /// again without guessing even where a caller swallowed the error and went on.
+    fn stream_guess<'de, U: Keyed, A: MapAccess<'de>>(member: usize, b: U::Builder, kept: RawObject<'de>, key: Key<'de>, map: A) -> Result<U, A::Error> {
+        let read = stream_guessed::<U, A>(member, b, kept, key, map);
+        if read.is_err() {
+            GUESS.with(|g| g.set(Guess::Wrong));
+        }
+        read
+    }
+
+    fn stream_guessed<'de, U: Keyed, A: MapAccess<'de>>(member: usize, mut b: U::Builder, kept: RawObject<'de>, key: Key<'de>, mut map: A) -> Result<U, A::Error> {
         let mut seen = Vec::with_capacity(kept.0.len() + 4);
         for (k, v) in kept.0 {
             seen.push(k.reborrow());
@@ -1024,25 +1034,34 @@ pub mod __private {
 
     pub(crate) const GUESS_TAKEN_BACK: &str = "another member of the union ranks first for these keys";
 
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Guess {
+        Off,
+        On,
+        /// A guess went wrong in this read: no more guessing, and the read is done again.
+        Wrong,
+    }
+
     thread_local! {
-        static GUESSING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        static GUESS: std::cell::Cell<Guess> = const { std::cell::Cell::new(Guess::Off) };
     }
 
     pub(crate) fn guessing() -> bool {
-        GUESSING.with(|g| g.get())
+        GUESS.with(|g| g.get()) == Guess::On
     }
 
-    /// Runs `f` with guessing on or off, and puts the previous setting back after it
-    /// (also when `f` unwinds).
-    pub(crate) fn with_guessing<T>(on: bool, f: impl FnOnce() -> T) -> T {
-        struct Restore(bool);
+    /// Runs `f` with guessing on or off; returns what it returned and whether a guess
+    /// went wrong. The previous setting is put back after it (also when `f` unwinds).
+    pub(crate) fn with_guessing<T>(on: bool, f: impl FnOnce() -> T) -> (T, bool) {
+        struct Restore(Guess);
         impl Drop for Restore {
             fn drop(&mut self) {
-                GUESSING.with(|g| g.set(self.0));
+                GUESS.with(|g| g.set(self.0));
             }
         }
-        let _restore = Restore(GUESSING.with(|g| g.replace(on)));
-        f()
+        let _restore = Restore(GUESS.with(|g| g.replace(if on { Guess::On } else { Guess::Off })));
+        let out = f();
+        (out, GUESS.with(|g| g.get()) == Guess::Wrong)
     }
 
     /// Keeps a map's next value unread. A source that knows its size is a tree already
@@ -1504,7 +1523,7 @@ pub mod __private {
 mod tests {
     use super::__private::Raw;
     use super::RpcError;
-    use serde::Deserialize;
+    use serde::{Deserialize, Deserializer};
     use serde_json::json;
 
     /// Keyed unions are only fast while serde_json hands out JSON text for kept values;
@@ -1530,14 +1549,36 @@ mod tests {
         use super::__private::{with_guessing, GUESS_TAKEN_BACK};
         use crate::v2025_11_25::ServerResult;
         let outranked = r#"{"tools":[],"content":[],"isError":false}"#;
-        let e = with_guessing(true, || serde_json::from_str::<ServerResult>(outranked)).unwrap_err().to_string();
-        assert!(e.starts_with(GUESS_TAKEN_BACK), "{e}");
+        let (read, wrong) = with_guessing(true, || serde_json::from_str::<ServerResult>(outranked));
+        assert!(read.unwrap_err().to_string().starts_with(GUESS_TAKEN_BACK) && wrong);
         assert!(matches!(crate::from_str::<ServerResult>(outranked).unwrap(), ServerResult::CallToolResult(_)));
         let unreadable = r#"{"contents":7}"#;
-        assert!(with_guessing(true, || serde_json::from_str::<ServerResult>(unreadable)).is_err());
+        let (read, wrong) = with_guessing(true, || serde_json::from_str::<ServerResult>(unreadable));
+        assert!(read.is_err() && wrong);
         assert!(matches!(crate::from_str::<ServerResult>(unreadable).unwrap(), ServerResult::EmptyResult(_)));
         let confirmed = r#"{"contents":[],"_meta":{}}"#;
-        assert!(matches!(with_guessing(true, || serde_json::from_str::<ServerResult>(confirmed)).unwrap(), ServerResult::ReadResourceResult(_)));
+        let (read, wrong) = with_guessing(true, || serde_json::from_str::<ServerResult>(confirmed));
+        assert!(matches!(read.unwrap(), ServerResult::ReadResourceResult(_)) && !wrong);
+    }
+
+    /// A caller that swallows a wrong guess's error and reads on (here: a list that
+    /// skips the items it cannot read) still gets what serde_json gives.
+    #[cfg(feature = "v2025-11-25")]
+    #[test]
+    fn a_swallowed_wrong_guess_still_reads_again() {
+        use crate::v2025_11_25::ServerResult;
+        struct Readable(Vec<ServerResult>);
+        impl<'de> Deserialize<'de> for Readable {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let items = Vec::<Box<serde_json::value::RawValue>>::deserialize(d)?;
+                Ok(Readable(items.iter().filter_map(|raw| serde_json::from_str(raw.get()).ok()).collect()))
+            }
+        }
+        let text = r#"[{"tools":[],"content":[],"isError":false},{"contents":[]}]"#;
+        let plain: Readable = serde_json::from_str(text).unwrap();
+        let guessed: Readable = crate::from_str(text).unwrap();
+        assert_eq!(plain.0.len(), 2);
+        assert_eq!(plain.0, guessed.0);
     }
 
     /// The setting is put back after a read, also when the read unwinds.
@@ -1545,13 +1586,13 @@ mod tests {
     fn guessing_is_put_back() {
         use super::__private::{guessing, with_guessing};
         assert!(!guessing());
-        assert!(with_guessing(true, guessing));
+        assert!(with_guessing(true, guessing).0);
         assert!(!guessing());
         let unwound = std::panic::catch_unwind(|| with_guessing(true, || panic!("inside")));
         assert!(unwound.is_err());
         assert!(!guessing());
         with_guessing(true, || {
-            assert!(!with_guessing(false, guessing));
+            assert!(!with_guessing(false, guessing).0);
             assert!(guessing());
         });
     }
