@@ -986,10 +986,8 @@ pub mod __private {
                     }
                     return b.finish();
                 }
-                if guessing() {
-                    if let Some((member, b)) = U::guess_for_key(key.as_str()) {
-                        return stream_guess::<U, A>(member, b, kept, key, map);
-                    }
+                if let Some((member, b)) = U::guess_for_key(key.as_str()).filter(|_| guessing()) {
+                    return stream_guess::<U, A>(member, b, kept, key, map);
                 }
                 let v = keep(&mut map)?;
                 kept.0.push((key, v));
