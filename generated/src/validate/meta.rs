@@ -8,11 +8,17 @@ use super::Cx;
 pub const RESERVED_LABELS: &[&str] = &["modelcontextprotocol", "mcp"];
 
 /// Keys the spec defines, all well-formed: most `_meta` objects hold only these,
-/// so they skip the label parser. A `match` compares lengths first, then inline.
-fn known_key(key: &str) -> bool {
-    use crate::runtime::meta::*;
-    matches!(key, PROGRESS_TOKEN | PROTOCOL_VERSION | CLIENT_INFO | CLIENT_CAPABILITIES | SERVER_INFO | LOG_LEVEL | SUBSCRIPTION_ID | UI)
-}
+/// so they skip the label parser.
+const KNOWN_KEYS: &[&str] = &[
+    crate::runtime::meta::PROGRESS_TOKEN,
+    crate::runtime::meta::PROTOCOL_VERSION,
+    crate::runtime::meta::CLIENT_INFO,
+    crate::runtime::meta::CLIENT_CAPABILITIES,
+    crate::runtime::meta::SERVER_INFO,
+    crate::runtime::meta::LOG_LEVEL,
+    crate::runtime::meta::SUBSCRIPTION_ID,
+    crate::runtime::meta::UI,
+];
 
 /// Checks every key of a `_meta` object. `defined` lists the keys the schema
 /// declares there; an undeclared key under a reserved prefix is a warning.
@@ -20,7 +26,7 @@ pub fn check_keys<'v>(v: &'v Value, cx: &mut Cx<'v>, schema: &str, defined: &[&s
     let Some(o) = v.as_object() else { return };
     for key in o.keys() {
         let key = key.as_str();
-        if !known_key(key) {
+        if !KNOWN_KEYS.contains(&key) {
             if let Err(why) = key_name(key) {
                 cx.push_key(key);
                 cx.error("meta.key-name", format!("`{key}` is not a valid `_meta` key: {why}"));
@@ -28,8 +34,7 @@ pub fn check_keys<'v>(v: &'v Value, cx: &mut Cx<'v>, schema: &str, defined: &[&s
                 continue;
             }
         }
-        // Most keys have no prefix: `is_reserved` settles them before the list is searched.
-        if is_reserved(key) && !defined.contains(&key) {
+        if !defined.contains(&key) && is_reserved(key) {
             cx.push_key(key);
             cx.warning("meta.reserved-key", format!("`{key}` uses a prefix reserved for MCP but is not defined by {schema}"));
             cx.pop();
@@ -119,12 +124,9 @@ mod tests {
 
     #[test]
     fn known_keys_are_well_formed() {
-        use crate::runtime::meta::*;
-        for k in [PROGRESS_TOKEN, PROTOCOL_VERSION, CLIENT_INFO, CLIENT_CAPABILITIES, SERVER_INFO, LOG_LEVEL, SUBSCRIPTION_ID, UI] {
-            assert!(known_key(k), "{k}");
+        for k in KNOWN_KEYS {
             assert!(key_name(k).is_ok(), "{k}");
         }
-        assert!(!known_key("progressTokens") && !known_key(""));
     }
 
     // The byte scanners against the `str::split` definitions they replaced, on every
